@@ -1,0 +1,20 @@
+"""Triplet correlation clustering (Ukkonen 2017): Algorithms 1 and 2."""
+
+from .approx import TripletApprox, triplet_cc_instance
+from .local_search import LsAD, LsADVC, LsEQ, LsEQVC, TripletLocalSearch, triplet_local_search
+from .objective import triplet_objective
+from .vertex_cover import consistent_triplets, triplet_vertex_cover
+
+__all__ = [
+    "LsAD",
+    "LsADVC",
+    "LsEQ",
+    "LsEQVC",
+    "TripletApprox",
+    "TripletLocalSearch",
+    "consistent_triplets",
+    "triplet_cc_instance",
+    "triplet_local_search",
+    "triplet_objective",
+    "triplet_vertex_cover",
+]

@@ -1,0 +1,273 @@
+"""Numba kernels for triplet correlation clustering (Ukkonen 2017).
+
+The constraint graph of Definition 1 is never built.  Two triplets conflict
+only through an item pair {u, v} that one of them holds as its "together"
+pair (u, v both non-outliers) and the other as an "apart" pair (one of u, v
+is the outlier).  Every triplet (a, b, c) therefore sits in three pair lists:
+the together-list of {a, b} and the apart-lists of {a, c} and {b, c}; the
+constraint graph is the union, over pairs, of the complete bipartite graphs
+between a pair's together-list and its apart-list.  The kernels below work
+on those lists (a CSR over ``2 * pair_id + side``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+TOGETHER = 0
+APART = 1
+
+
+# --------------------------------------------------------------------------
+# objective s(f, T) of Problem 2
+# --------------------------------------------------------------------------
+@njit(cache=True)
+def triplet_cost(triplets, labels):
+    """Number of unsatisfied triplets, s(f, T) of Problem 2 (Ukkonen 2017).
+
+    A triplet (a, b, c) is satisfied iff f(a) = f(b) != f(c).  O(|T|).
+    """
+    cost = 0
+    for t in range(triplets.shape[0]):
+        fa = labels[triplets[t, 0]]
+        fb = labels[triplets[t, 1]]
+        fc = labels[triplets[t, 2]]
+        if fa != fb or fa == fc:
+            cost += 1
+    return cost
+
+
+# --------------------------------------------------------------------------
+# local search, Algorithm 2
+# --------------------------------------------------------------------------
+@njit(cache=True)
+def item_incidence(triplets, n):
+    """CSR from items to (triplet, slot): ``indptr[n+1], tri[3m], slot[3m]``.
+
+    Slot 0/1 = the item is one of the pair, slot 2 = the item is the outlier.
+    """
+    m = triplets.shape[0]
+    counts = np.zeros(n + 1, dtype=np.int64)
+    for t in range(m):
+        for s in range(3):
+            counts[triplets[t, s] + 1] += 1
+    indptr = np.cumsum(counts)
+    fill = indptr[:-1].copy()
+    tri = np.empty(3 * m, dtype=np.int64)
+    slot = np.empty(3 * m, dtype=np.int8)
+    for t in range(m):
+        for s in range(3):
+            u = triplets[t, s]
+            e = fill[u]
+            tri[e] = t
+            slot[e] = s
+            fill[u] = e + 1
+    return indptr, tri, slot
+
+
+@njit(cache=True)
+def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched):
+    """One pass of Algorithm 2 (lines 7-12) over the items in index order.
+
+    For item u with the others fixed, a triplet holding u as a pair member
+    with partner p and outlier c is satisfied exactly when f(u) = f(p) and
+    f(p) != f(c); a triplet holding u as the outlier of pair (a, b) is
+    satisfied exactly when f(a) = f(b) != f(u).  So with O = number of the
+    latter with f(a) = f(b), the satisfied count of u in cluster x is
+    ``gain[x] = p[x] + O - o[x]``, where p[x] counts the former whose partner
+    is in x and o[x] the latter whose pair is in x.  Every cluster that no
+    triplet of u touches, and a new cluster, scores O.
+
+    u moves only on a strict improvement (so each move lowers s(f, T) and the
+    search terminates); among equally good targets the smallest touched
+    cluster id wins, and the new cluster ``k_new`` is taken only when no
+    touched cluster reaches the best score (joining an unrelated cluster with
+    no evidence would be an arbitrary tie-break).
+
+    Cost: O(deg(u)) per item, O(|T| + n) per pass.
+
+    Parameters
+    ----------
+    labels : int64[n]
+        Updated in place.  Cluster ids are < ``len(gain)``.
+    k_new : int
+        The id of the next new cluster.
+    gain, touched : int64 buffers of length >= 2 n + 1, gain all zero.
+
+    Returns
+    -------
+    (n_moved, k_new)
+    """
+    n = labels.shape[0]
+    moved = 0
+    for u in range(n):
+        n_touched = 0
+        base = 0  # O: outlier-triplets of u whose pair is together
+        for e in range(indptr[u], indptr[u + 1]):
+            t = tri[e]
+            s = slot[e]
+            if s == 2:
+                fa = labels[triplets[t, 0]]
+                if fa == labels[triplets[t, 1]]:
+                    base += 1
+                    if gain[fa] == 0:
+                        touched[n_touched] = fa
+                        n_touched += 1
+                    gain[fa] -= 1
+                    # -1 sentinels could hit 0 again; track with touched list
+            else:
+                partner = triplets[t, 1 - s]
+                fp = labels[partner]
+                if fp != labels[triplets[t, 2]]:
+                    if gain[fp] == 0:
+                        touched[n_touched] = fp
+                        n_touched += 1
+                    gain[fp] += 1
+        # ``touched`` may list a cluster twice if its running value passed
+        # through 0; duplicates are harmless for the max and the reset.
+        cur = labels[u]
+        cur_gain = base + gain[cur]
+        best = base
+        best_c = k_new
+        for i in range(n_touched):
+            c = touched[i]
+            g = base + gain[c]
+            if g > best or (g == best and c < best_c):
+                best = g
+                best_c = c
+        for i in range(n_touched):
+            gain[touched[i]] = 0
+        if best > cur_gain:
+            labels[u] = best_c
+            moved += 1
+            if best_c == k_new:
+                k_new += 1
+    return moved, k_new
+
+
+@njit(cache=True)
+def relabel_first_appearance(labels, buf):
+    """Map labels to 0..h-1 in order of first appearance; return h.
+
+    ``buf`` is an int64 scratch buffer longer than ``labels.max()``.
+    """
+    for i in range(labels.shape[0]):
+        buf[labels[i]] = -1
+    h = 0
+    for i in range(labels.shape[0]):
+        c = labels[i]
+        if buf[c] == -1:
+            buf[c] = h
+            h += 1
+        labels[i] = buf[c]
+    return h
+
+
+# --------------------------------------------------------------------------
+# vertex cover of the implicit constraint graph (Section IV-B)
+# --------------------------------------------------------------------------
+@njit(cache=True)
+def pair_keys(triplets, n):
+    """Dense pair-side keys ``2 * (u * n + v) + side`` (u < v) for the 3 slots.
+
+    Slot 0: the together pair {a, b}; slots 1, 2: the apart pairs {a, c}, {b, c}.
+    """
+    m = triplets.shape[0]
+    keys = np.empty(3 * m, dtype=np.int64)
+    for t in range(m):
+        a = triplets[t, 0]
+        b = triplets[t, 1]
+        c = triplets[t, 2]
+        for s in range(3):
+            if s == 0:
+                u, v, side = a, b, TOGETHER
+            elif s == 1:
+                u, v, side = a, c, APART
+            else:
+                u, v, side = b, c, APART
+            if u > v:
+                u, v = v, u
+            keys[3 * t + s] = 2 * (u * n + v) + side
+    return keys
+
+
+@njit(cache=True)
+def group_by_key(keys, n_keys):
+    """Counting sort of incidences by key: ``indptr[n_keys+1]``, ``members[3m]``.
+
+    ``members`` holds triplet ids; within a key they ascend.
+    """
+    counts = np.zeros(n_keys + 1, dtype=np.int64)
+    for e in range(keys.shape[0]):
+        counts[keys[e] + 1] += 1
+    indptr = np.cumsum(counts)
+    fill = indptr[:-1].copy()
+    members = np.empty(keys.shape[0], dtype=np.int64)
+    for e in range(keys.shape[0]):
+        k = keys[e]
+        members[fill[k]] = e // 3
+        fill[k] += 1
+    return indptr, members
+
+
+@njit(cache=True)
+def approx_vertex_cover(indptr, members, n_pairs, covered):
+    """Approx-VC (Gavril, Yannakakis) on the implicit constraint graph.
+
+    A maximal matching, grown pair by pair: for pair p, match uncovered
+    triplets of its together-list with uncovered triplets of its apart-list
+    until one side has none left; both endpoints of each matched edge join
+    the cover.  Afterwards every pair has a fully covered side, so every
+    constraint-graph edge is covered (the matching is maximal), and the cover
+    is at most twice the minimum.  O(|T| + number of pairs).
+    """
+    for p in range(n_pairs):
+        i = indptr[2 * p]
+        i_end = indptr[2 * p + 1]
+        j = indptr[2 * p + 1]
+        j_end = indptr[2 * p + 2]
+        while True:
+            while i < i_end and covered[members[i]]:
+                i += 1
+            while j < j_end and covered[members[j]]:
+                j += 1
+            if i == i_end or j == j_end:
+                break
+            covered[members[i]] = True
+            covered[members[j]] = True
+            i += 1
+            j += 1
+
+
+@njit(cache=True)
+def remove_redundant(keys, indptr, members, n_keys, covered):
+    """Drop redundant vertices from the cover (Section IV-B), in triplet order.
+
+    A covered triplet is redundant when all its constraint-graph neighbours
+    are covered, i.e. for each of its three pair keys the opposite side of
+    that pair holds no uncovered triplet.  Un-covering it makes its
+    neighbours non-redundant, which the running counts reflect.
+    Returns the number removed from the cover.  O(|T| + number of keys).
+    """
+    uncovered = np.zeros(n_keys, dtype=np.int64)
+    for k in range(n_keys):
+        for e in range(indptr[k], indptr[k + 1]):
+            if not covered[members[e]]:
+                uncovered[k] += 1
+    m = covered.shape[0]
+    removed = 0
+    for t in range(m):
+        if not covered[t]:
+            continue
+        redundant = True
+        for s in range(3):
+            if uncovered[keys[3 * t + s] ^ 1] != 0:
+                redundant = False
+                break
+        if redundant:
+            covered[t] = False
+            removed += 1
+            for s in range(3):
+                uncovered[keys[3 * t + s]] += 1
+    return removed

@@ -1,0 +1,180 @@
+"""Local search for triplet correlation clustering (Ukkonen 2017, Algorithm 2).
+
+Four registered variants (Section V): ``ls_eq`` / ``ls_ad`` start from all
+items in one cluster / each in its own, and the ``_vc`` variants first drop
+the triplets of a vertex cover of the constraint graph (Section IV-B).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..._validation import as_index_array, check_positive_int
+from ...registry import ALGORITHMS
+from ..base import ProblemEstimator
+from . import _kernels as K
+from .vertex_cover import triplet_vertex_cover
+
+
+def triplet_local_search(triplets: np.ndarray, n_items: int, labels: np.ndarray, max_passes: int = 1000):
+    """Run Algorithm 2 from ``labels`` until no item moves.
+
+    Parameters
+    ----------
+    triplets : int64 array (m, 3)
+        Validated triplets, outlier last.
+    n_items : int
+    labels : int64 array (n_items,)
+        Initial clustering (any integer ids in ``[0, n_items)``); not modified.
+    max_passes : int
+        Safety cap; Algorithm 2 terminates on its own because every move
+        strictly lowers s(f, T).
+
+    Returns
+    -------
+    labels : int64 array
+        Contiguous labels ``0 .. h-1`` (the clean-up of line 13).
+    n_passes : int
+
+    Notes
+    -----
+    One pass costs O(|T| + n): each item looks only at its own triplets
+    (see ``_kernels.local_search_pass``).
+    """
+    labels = np.array(labels, dtype=np.int64, copy=True)
+    buf = np.empty(2 * n_items + 1, dtype=np.int64)
+    k_new = K.relabel_first_appearance(labels, buf)
+    indptr, tri, slot = K.item_incidence(triplets, n_items)
+    gain = np.zeros(2 * n_items + 1, dtype=np.int64)
+    touched = np.empty(3 * triplets.shape[0] + 1, dtype=np.int64)
+    n_passes = 0
+    while n_passes < max_passes:
+        n_passes += 1
+        moved, k_new = K.local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched)
+        k_new = K.relabel_first_appearance(labels, buf)
+        if moved == 0:
+            break
+    return labels, n_passes
+
+
+class TripletLocalSearch(ProblemEstimator):
+    """Algorithm 2 of Ukkonen (2017): greedy single-item moves on s(f, T).
+
+    Parameters
+    ----------
+    init : {"different", "equal"}
+        "All different" (each item its own cluster) or "all equal".
+    vertex_cover : bool
+        Drop the triplets of a vertex cover of the constraint graph first
+        (Approx-VC plus redundancy removal, Section IV-B).
+    max_passes : int
+        Cap on passes over the items (never reached in practice).
+    random_state : None
+        Accepted for a uniform interface; the algorithm is deterministic
+        (items are visited in index order, ties keep an item in place).
+
+    Attributes
+    ----------
+    labels_ : int64 array (n_items,)
+    objective_ : int
+        s(f, T) on the full input (not only on the triplets kept after the
+        vertex cover).
+    n_passes_ : int
+    n_removed_ : int
+        Triplets dropped by the vertex cover (0 without it).
+    timings_ : dict
+        Seconds spent in ``vertex_cover`` and ``local_search``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> T = np.array([[0, 1, 2], [0, 1, 3], [2, 3, 0], [2, 3, 1]])
+    >>> LsADVC().fit(T).labels_
+    array([0, 0, 1, 1])
+    """
+
+    supervision = "triplets"
+
+    def __init__(self, init="different", vertex_cover=True, max_passes=1000, random_state=None):
+        self.init = init
+        self.vertex_cover = vertex_cover
+        self.max_passes = max_passes
+        self.random_state = random_state
+
+    def fit(self, triplets, y=None, n_items=None):
+        """Cluster the items of ``triplets`` (rows (a, b, c), c the outlier).
+
+        ``n_items`` defaults to the largest index + 1.
+        """
+        if self.init not in ("different", "equal"):
+            raise ValueError(f"init must be 'different' or 'equal', got {self.init!r}")
+        max_passes = check_positive_int(self.max_passes, "max_passes")
+        arr = np.asarray(triplets)
+        if n_items is None:
+            n_items = int(arr.max()) + 1 if arr.size else 1
+        n_items = check_positive_int(n_items, "n_items")
+        T = as_index_array(arr, "triplets", n_items, 3)
+        return self._fit(T, n_items, max_passes)
+
+    def fit_problem(self, problem):
+        T = problem.require("triplets", type(self).__name__)
+        return self._fit(T, problem.n_items, check_positive_int(self.max_passes, "max_passes"))
+
+    def _fit(self, T, n_items, max_passes):
+        t0 = time.perf_counter()
+        if self.vertex_cover:
+            covered, _ = triplet_vertex_cover(T, n_items)
+            T_used = T[~covered]
+            self.n_removed_ = int(covered.sum())
+        else:
+            T_used = T
+            self.n_removed_ = 0
+        t1 = time.perf_counter()
+        if self.init == "different":
+            init = np.arange(n_items, dtype=np.int64)
+        else:
+            init = np.zeros(n_items, dtype=np.int64)
+        self.labels_, self.n_passes_ = triplet_local_search(T_used, n_items, init, max_passes)
+        t2 = time.perf_counter()
+        self.objective_ = int(K.triplet_cost(T, self.labels_))
+        self.timings_ = {"vertex_cover": t1 - t0, "local_search": t2 - t1}
+        return self
+
+    @classmethod
+    def warmup(cls) -> None:
+        T = np.array([[0, 1, 2], [0, 2, 1], [1, 2, 0], [2, 3, 0]], dtype=np.int64)
+        cls().fit(T)
+
+
+@ALGORITHMS.register("ls_eq")
+class LsEQ(TripletLocalSearch):
+    """Ls-EQ: Algorithm 2 from "all equal", on all triplets."""
+
+    def __init__(self, init="equal", vertex_cover=False, max_passes=1000, random_state=None):
+        super().__init__(init, vertex_cover, max_passes, random_state)
+
+
+@ALGORITHMS.register("ls_ad")
+class LsAD(TripletLocalSearch):
+    """Ls-AD: Algorithm 2 from "all different", on all triplets."""
+
+    def __init__(self, init="different", vertex_cover=False, max_passes=1000, random_state=None):
+        super().__init__(init, vertex_cover, max_passes, random_state)
+
+
+@ALGORITHMS.register("ls_eq_vc")
+class LsEQVC(TripletLocalSearch):
+    """Ls-EQ-VC: the vertex-cover clean-up, then Algorithm 2 from "all equal"."""
+
+    def __init__(self, init="equal", vertex_cover=True, max_passes=1000, random_state=None):
+        super().__init__(init, vertex_cover, max_passes, random_state)
+
+
+@ALGORITHMS.register("ls_ad_vc")
+class LsADVC(TripletLocalSearch):
+    """Ls-AD-VC (the paper's method): vertex cover, then Algorithm 2 from "all different"."""
+
+    def __init__(self, init="different", vertex_cover=True, max_passes=1000, random_state=None):
+        super().__init__(init, vertex_cover, max_passes, random_state)

@@ -1,0 +1,102 @@
+"""Vertex cover of the triplet constraint graph (Ukkonen 2017, Section IV-B).
+
+Definition 1: two triplets are inconsistent when one is satisfied only if
+f(u) = f(v) and the other only if f(u) != f(v), for some items u, v.  The
+constraint graph has the triplets as vertices and the inconsistent pairs as
+edges; at a = 1 it has tens of millions of edges, so it is never built: the
+kernels work on per-pair lists (see ``_kernels.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _kernels as K
+
+# Above this many (n * n) dense pair ids the pair keys are compressed with
+# np.unique first, so memory stays O(|T|) rather than O(n^2).
+_DENSE_PAIR_LIMIT = 4_000_000
+
+
+@dataclass(frozen=True)
+class PairLists:
+    """Triplets grouped by (item pair, side): the implicit constraint graph.
+
+    ``keys[3 t + s]`` is the key of slot ``s`` of triplet ``t``: ``2 p`` for
+    the together pair of the triplet, ``2 p + 1`` for its two apart pairs,
+    where ``p`` is a compact pair id.  ``indptr``/``members`` list the
+    triplets under each key.
+    """
+
+    keys: np.ndarray
+    indptr: np.ndarray
+    members: np.ndarray
+    n_pairs: int
+
+    @classmethod
+    def build(cls, triplets: np.ndarray, n_items: int) -> "PairLists":
+        keys = K.pair_keys(triplets, n_items)
+        if n_items * n_items <= _DENSE_PAIR_LIMIT:
+            n_pairs = n_items * n_items
+        else:
+            pair_ids, inverse = np.unique(keys >> 1, return_inverse=True)
+            keys = (inverse.astype(np.int64) << 1) | (keys & 1)
+            n_pairs = pair_ids.shape[0]
+        indptr, members = K.group_by_key(keys, 2 * n_pairs)
+        return cls(keys, indptr, members, n_pairs)
+
+    def uncovered_counts(self, covered: np.ndarray) -> np.ndarray:
+        """Uncovered triplets per key, shape ``(n_pairs, 2)`` (together, apart)."""
+        alive = ~covered[self.members]
+        counts = np.add.reduceat(alive.astype(np.int64), self.indptr[:-1]) if len(alive) else None
+        sizes = np.diff(self.indptr)
+        out = np.zeros(2 * self.n_pairs, dtype=np.int64)
+        if counts is not None:
+            nz = sizes > 0
+            out[nz] = counts[nz]
+        return out.reshape(self.n_pairs, 2)
+
+
+def triplet_vertex_cover(triplets: np.ndarray, n_items: int, remove_redundant: bool = True):
+    """Cover of the constraint graph by Approx-VC plus redundancy removal.
+
+    Parameters
+    ----------
+    triplets : int64 array (m, 3)
+        Validated triplets (outlier last).
+    n_items : int
+    remove_redundant : bool
+        Apply the Section IV-B heuristic that un-covers every vertex all of
+        whose neighbours are covered (one pass, in triplet order).
+
+    Returns
+    -------
+    covered : bool array (m,)
+        The cover; ``triplets[~covered]`` is free of inconsistencies (Lemma 1).
+    info : dict
+        ``n_matched`` (cover size after Approx-VC) and ``n_redundant``.
+
+    Notes
+    -----
+    Approx-VC is a 2-approximation of the minimum vertex cover.  Time and
+    memory O(|T| + min(n^2, |T|)), not O(|E(C_T)|).
+    """
+    m = triplets.shape[0]
+    covered = np.zeros(m, dtype=np.bool_)
+    if m == 0:
+        return covered, {"n_matched": 0, "n_redundant": 0}
+    lists = PairLists.build(triplets, n_items)
+    K.approx_vertex_cover(lists.indptr, lists.members, lists.n_pairs, covered)
+    n_matched = int(covered.sum())
+    n_redundant = 0
+    if remove_redundant:
+        n_redundant = int(K.remove_redundant(lists.keys, lists.indptr, lists.members, 2 * lists.n_pairs, covered))
+    return covered, {"n_matched": n_matched, "n_redundant": n_redundant}
+
+
+def consistent_triplets(triplets: np.ndarray, n_items: int, remove_redundant: bool = True) -> np.ndarray:
+    """``T' = T \\ vc(C_T)``: the triplets left after the vertex cover."""
+    covered, _ = triplet_vertex_cover(triplets, n_items, remove_redundant)
+    return triplets[~covered]

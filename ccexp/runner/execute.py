@@ -1,0 +1,96 @@
+"""Run one instance (dataset draw + oracle draw) with all its pending algorithms.
+
+This is the unit of parallel work: it runs in a joblib worker and returns
+plain records.  Ground truth goes from the dataset to the scorer only.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+
+import numpy as np
+
+from ..data import load_dataset
+from ..metrics import score
+from ..oracles import make_problem
+from ..registry import ALGORITHMS
+from .grid import Case, Instance, flatten
+from .seeding import seed_sequence
+
+# Estimator classes whose kernels this process has compiled already.
+_WARM: set[type] = set()
+
+
+def warm_up(algorithms) -> None:
+    """Compile (or load from numba's cache) each algorithm's kernels once per process."""
+    for name in algorithms:
+        cls = ALGORITHMS.get(name)
+        if cls not in _WARM:
+            cls.warmup()
+            _WARM.add(cls)
+
+
+def _instance_rngs(inst: Instance):
+    ds_seq, oracle_seq = seed_sequence(inst.key).spawn(2)
+    return np.random.default_rng(ds_seq), np.random.default_rng(oracle_seq)
+
+
+def build_problem(inst: Instance):
+    """The dataset and the noisy problem of an instance (same for every algorithm)."""
+    ds_rng, oracle_rng = _instance_rngs(inst)
+    ds_params = {k: v for k, v in inst.dataset.items() if k != "name"}
+    dataset = load_dataset(inst.dataset["name"], random_state=ds_rng, **ds_params)
+    oracle_params = {k: v for k, v in inst.oracle.items() if k != "name"}
+    problem = make_problem(inst.oracle["name"], dataset, random_state=oracle_rng, **oracle_params)
+    return dataset, problem
+
+
+def run_instance(cases: list[Case], context: dict) -> list[dict]:
+    """Run ``cases`` (all of one instance) and return one record per case.
+
+    A failing algorithm yields a record with ``status="error"`` and the
+    message, so one bad case never stops a sweep.
+    """
+    inst = cases[0].instance
+    warm_up({c.algorithm for c in cases})
+    t0 = time.perf_counter()
+    dataset, problem = build_problem(inst)
+    oracle_seconds = time.perf_counter() - t0
+    base = {
+        "experiment": cases[0].experiment,
+        "paper": context.get("paper"),
+        "scale": context.get("scale"),
+        "dataset": inst.dataset["name"],
+        "oracle": inst.oracle["name"],
+        "trial": inst.trial,
+        "seed": inst.seed,
+        "instance_id": inst.instance_id,
+        "code_version": context.get("code_version"),
+        "config_hash": context.get("config_hash"),
+        "oracle_seconds": oracle_seconds,
+        **{f"dataset.{k}": v for k, v in inst.dataset.items() if k != "name"},
+        **{f"oracle.{k}": v for k, v in inst.oracle.items() if k != "name"},
+        **{f"problem.{k}": v for k, v in problem.meta.items()},
+    }
+    records = []
+    for case in cases:
+        rec = dict(base, case_id=case.case_id, algorithm=case.algorithm, algorithm_seed=case.algorithm_seed)
+        rec.update({f"algorithm.{k}": v for k, v in flatten(case.params).items()})
+        try:
+            est = ALGORITHMS.get(case.algorithm)(random_state=case.algorithm_seed, **case.params)
+            t1 = time.perf_counter()
+            est.fit_problem(problem)
+            rec["fit_seconds"] = time.perf_counter() - t1
+            rec.update(score(est.labels_, dataset.y, problem=problem))
+            for name, seconds in (getattr(est, "timings_", None) or {}).items():
+                rec[f"seconds.{name}"] = seconds
+            for attr in ("n_removed_", "n_passes_"):
+                if hasattr(est, attr):
+                    rec[attr.rstrip("_")] = int(getattr(est, attr))
+            rec["status"] = getattr(est, "status_", "ok")
+        except Exception as exc:  # noqa: BLE001 - recorded, never silent
+            rec["status"] = "error"
+            rec["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"
+        records.append(rec)
+    return records

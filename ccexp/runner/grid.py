@@ -1,0 +1,148 @@
+"""Expand an experiment config into cases.
+
+A *setting* is one combination of the sweep; an *instance* is a setting and
+a trial (one draw of dataset and oracle); a *case* is an instance and an
+algorithm.  Work is dispatched per instance so the noisy supervision is
+generated once and shared by all algorithms of the case.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from importlib import resources
+
+from omegaconf import DictConfig, OmegaConf
+
+from .seeding import seed_int, stable_hash
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One draw of supervision: dataset config, oracle config, trial."""
+
+    dataset: dict
+    oracle: dict
+    trial: int
+    setting: dict  # the swept values only, flattened ("oracle.noise": 0.2)
+
+    @property
+    def key(self) -> dict:
+        return {"dataset": self.dataset, "oracle": self.oracle, "trial": self.trial}
+
+    @property
+    def instance_id(self) -> str:
+        return stable_hash(self.key)
+
+    @property
+    def seed(self) -> int:
+        return seed_int(self.key)
+
+
+@dataclass(frozen=True)
+class Case:
+    """An instance and one algorithm with its parameters."""
+
+    experiment: str
+    instance: Instance
+    algorithm: str
+    params: dict = field(default_factory=dict)
+
+    @property
+    def case_id(self) -> str:
+        return stable_hash(
+            {"experiment": self.experiment, **self.instance.key, "algorithm": self.algorithm, "params": self.params}
+        )
+
+    @property
+    def algorithm_seed(self) -> int:
+        return seed_int({**self.instance.key, "algorithm": self.algorithm})
+
+
+def flatten(d: dict, prefix: str = "") -> dict:
+    """``{"a": {"b": 1}} -> {"a.b": 1}``."""
+    out = {}
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(flatten(v, key + "."))
+        else:
+            out[key] = v
+    return out
+
+
+def algorithm_defaults(name: str) -> dict:
+    """Parameters of ``conf/algorithm/<name>.yaml``, validated against the registry."""
+    from ..registry import ALGORITHMS
+
+    ALGORITHMS.get(name)  # unknown name -> error listing the valid ones
+    path = resources.files("ccexp.conf").joinpath("algorithm", f"{name}.yaml")
+    if not path.is_file():
+        raise ValueError(f"algorithm {name!r} is registered but has no conf/algorithm/{name}.yaml")
+    cfg = OmegaConf.to_container(OmegaConf.load(str(path)), resolve=True)
+    return dict(cfg.get("params") or {})
+
+
+def apply_scale(experiment: DictConfig, overrides: list[str] | None = None) -> dict:
+    """The experiment config with its ``presets[scale]`` merged in.
+
+    Command-line overrides of ``experiment.*`` (other than the scale) are
+    re-applied on top, so ``experiment.scale=ci experiment.trials=3`` means
+    three trials.
+    """
+    exp = OmegaConf.to_container(experiment, resolve=True)
+    scale = exp.get("scale", "paper")
+    presets = exp.pop("presets", {}) or {}
+    if scale not in presets:
+        raise ValueError(f"unknown scale {scale!r} for experiment {exp.get('name')!r}; valid scales: {', '.join(sorted(presets))}")
+    merged = OmegaConf.merge(OmegaConf.create(exp), OmegaConf.create(presets[scale] or {}))
+    for ov in overrides or []:
+        key = ov.lstrip("+~")
+        if key.startswith("experiment.") and not key.startswith("experiment.scale="):
+            path, _, value = key.partition("=")
+            OmegaConf.update(merged, path[len("experiment.") :], OmegaConf.create({"v": _parse(value)}).v, force_add=True)
+    return OmegaConf.to_container(merged, resolve=True)
+
+
+def _parse(value: str):
+    import yaml
+
+    return yaml.safe_load(value)
+
+
+def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
+    """All cases of an experiment (already scaled with :func:`apply_scale`).
+
+    Parameters
+    ----------
+    experiment : dict
+        With ``name``, ``algorithms``, ``trials``, ``sweep`` (nested lists
+        under ``dataset`` / ``oracle``), optional ``single_trial`` (list of
+        flat settings run once) and ``algorithm_params``.
+    dataset, oracle : dict
+        Base configs (with ``name``) that the sweep values override.
+    """
+    sweep = flatten(experiment.get("sweep") or {})
+    for key in sweep:
+        group = key.split(".", 1)[0]
+        if group not in ("dataset", "oracle"):
+            raise ValueError(f"sweep key {key!r} must start with 'dataset.' or 'oracle.'")
+    keys = list(sweep)
+    trials = int(experiment.get("trials", 1))
+    single = [dict(s) for s in experiment.get("single_trial") or []]
+    algo_overrides = experiment.get("algorithm_params") or {}
+    algorithms = list(experiment["algorithms"])
+    params = {a: {**algorithm_defaults(a), **(algo_overrides.get(a) or {})} for a in algorithms}
+    cases = []
+    for values in itertools.product(*(sweep[k] for k in keys)):
+        setting = dict(zip(keys, values))
+        ds, orc = dict(dataset), dict(oracle)
+        for k, v in setting.items():
+            group, name = k.split(".", 1)
+            (ds if group == "dataset" else orc)[name] = v
+        n_trials = 1 if any(all(setting.get(k) == v for k, v in s.items()) for s in single) else trials
+        for trial in range(n_trials):
+            inst = Instance(dataset=ds, oracle=orc, trial=trial, setting=setting)
+            for a in algorithms:
+                cases.append(Case(experiment["name"], inst, a, params[a]))
+    return cases

@@ -1,0 +1,117 @@
+"""MLflow logging: a parent run per invocation, a child run per algorithm x setting.
+
+The embedded default store is a SQLite file inside the results folder (no
+server); ``tracking=server tracking.uri=http://...`` logs to a running
+``mlflow server``.  Child runs carry the mean and standard deviation over
+trials of every metric; the parent carries the records table and figures.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+log = logging.getLogger("ccexp")
+
+METRICS = ("ari", "ami", "f_measure", "precision", "recall", "n_clusters", "objective", "objective_fraction", "fit_seconds")
+
+
+def tracking_uri(mode: str, uri: str | None, results_dir: str | Path) -> str | None:
+    """The MLflow tracking URI for a ``tracking`` config, or None when off."""
+    if mode in ("off", False, None):
+        return None
+    if mode == "local":
+        return uri or f"sqlite:///{(Path(results_dir).resolve() / 'mlflow.db').as_posix()}"
+    if mode == "server":
+        if not uri:
+            raise ValueError("tracking=server needs tracking.uri=http://HOST:PORT")
+        return uri
+    raise ValueError(f"unknown tracking mode {mode!r}; valid modes are: local, off, server")
+
+
+def setting_columns(df: pd.DataFrame) -> list[str]:
+    """The swept parameter columns (dataset.*, oracle.*, algorithm.*) that vary or identify a setting."""
+    return [c for c in df.columns if c.startswith(("dataset.", "oracle.", "algorithm.")) and not c.startswith("algorithm.random_state")]
+
+
+def summarise(df: pd.DataFrame) -> pd.DataFrame:
+    """Mean and std over trials per algorithm x setting."""
+    keys = ["algorithm"] + setting_columns(df)
+    metrics = [m for m in METRICS if m in df.columns]
+    g = df.groupby(keys, dropna=False)[metrics]
+    mean = g.mean().add_suffix("_mean")
+    std = g.std(ddof=0).add_suffix("_std")
+    count = g.size().rename("n_trials")
+    return pd.concat([mean, std, count], axis=1).reset_index()
+
+
+def log_sweep(
+    uri: str,
+    experiment_name: str,
+    records: pd.DataFrame,
+    params: dict,
+    artifacts_dir: Path | None,
+    results_dir: str | Path,
+) -> str:
+    """Log a finished sweep; returns the parent run id."""
+    import mlflow
+    from mlflow.entities import Metric, Param, RunTag
+    from mlflow.tracking import MlflowClient
+
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
+    client = MlflowClient(tracking_uri=uri)
+    exp = client.get_experiment_by_name(experiment_name)
+    if exp is None:
+        artifact_location = None
+        if uri.startswith("sqlite:"):
+            artifact_location = (Path(results_dir).resolve() / "mlartifacts" / experiment_name).as_uri()
+        exp_id = client.create_experiment(experiment_name, artifact_location=artifact_location)
+    else:
+        exp_id = exp.experiment_id
+    parent = client.create_run(exp_id, run_name=f"{experiment_name}-{params.get('scale', '')}", tags={"ccexp.kind": "sweep"})
+    pid = parent.info.run_id
+    client.log_batch(pid, params=[Param(k, str(v)[:500]) for k, v in params.items()])
+    summary = summarise(records) if len(records) else pd.DataFrame()
+    ts = int(pd.Timestamp.now().timestamp() * 1000)
+    for row in summary.to_dict("records"):
+        setting = {k: v for k, v in row.items() if k.startswith(("dataset.", "oracle.", "algorithm."))}
+        label = ", ".join(f"{k.split('.', 1)[1]}={v}" for k, v in setting.items() if not k.startswith("algorithm."))
+        child = client.create_run(
+            exp_id,
+            run_name=f"{row['algorithm']} | {label}",
+            tags={"mlflow.parentRunId": pid, "ccexp.kind": "setting", "algorithm": row["algorithm"]},
+        )
+        metrics = [
+            Metric(k, float(v), ts, 0)
+            for k, v in row.items()
+            if (k.endswith("_mean") or k.endswith("_std") or k == "n_trials") and v is not None and np.isfinite(v)
+        ]
+        ps = [Param("algorithm", row["algorithm"])] + [Param(k, str(v)) for k, v in setting.items()]
+        client.log_batch(child.info.run_id, metrics=metrics, params=ps)
+        client.set_terminated(child.info.run_id)
+    overall = []
+    if len(records):
+        for alg, g in records.groupby("algorithm"):
+            for m in ("ari", "n_clusters", "fit_seconds"):
+                if m in g:
+                    overall.append(Metric(f"{alg}.{m}_mean", float(g[m].mean()), ts, 0))
+    overall.append(Metric("n_cases", float(len(records)), ts, 0))
+    client.log_batch(pid, metrics=overall)
+    with_tmp = Path(results_dir) / experiment_name / "records.parquet"
+    if with_tmp.exists():
+        client.log_artifact(pid, str(with_tmp))
+    if artifacts_dir is not None and Path(artifacts_dir).exists():
+        for sub in ("figures", "tables"):
+            d = Path(artifacts_dir) / sub
+            if d.exists():
+                client.log_artifacts(pid, str(d), artifact_path=sub)
+        cmp = Path(artifacts_dir) / "comparison.md"
+        if cmp.exists():
+            client.log_artifact(pid, str(cmp))
+    client.set_terminated(pid)
+    log.info("MLflow: logged %d child runs under run %s at %s", len(summary), pid, uri)
+    return pid
