@@ -28,7 +28,8 @@ def generate_triplets(
     y,
     fraction: float = 1.0,
     noise: float = 0.0,
-    ambiguous: str = "drop",
+    ambiguous: str = "rotate",
+    order: str = "shuffled",
     random_state=None,
 ) -> tuple[np.ndarray, dict]:
     """Draw the triplets of Ukkonen (2017), Section V-A, from labels ``y``.
@@ -44,24 +45,26 @@ def generate_triplets(
     noise : float in [0, 1]
         The paper's ``b``: the fraction of the kept triplets whose outlier is
         swapped with one of the other two items (chosen at random).
-    ambiguous : {"drop", "rotate", "last", "random"}
+    ambiguous : {"rotate", "last", "random", "drop"}
         The outlier of a 3-set that is all in one cluster or all in different
-        clusters, where the labels single none out.  ``"drop"`` (default)
-        emits no triplet for such 3-sets, so ``a`` is the fraction kept of
-        all C(n, 3) 3-sets and about ``a`` times the number of informative
-        ones come out; it is the only rule under which the paper's Table I
-        reproduces at ``a = 1`` (Ls-AD-VC finds exactly k clusters).  The
-        other rules keep every 3-set: ``"rotate"`` takes the item at sorted
-        position ``(i + j + l) mod 3``, ``"last"`` the largest index,
-        ``"random"`` a drawn position.  All but ``"random"`` make ``a = 1,
-        b = 0`` deterministic, as the paper says its generator is.  See
-        ``experiments/ukkonen2017/README.md`` for the measured effect.
+        clusters, where the labels single none out.  ``"rotate"`` (default)
+        takes the item at sorted position ``(i + j + l) mod 3``: a fixed rule
+        (so ``a = 1, b = 0`` yields a fixed set of triplets, as the paper
+        says of its generator) that is not tied to item order the way
+        ``"last"`` (the largest index) is.  ``"random"`` draws the position;
+        ``"drop"`` emits no triplet for such 3-sets.
+    order : {"shuffled", "sorted"}
+        Row order of the output.  ``"shuffled"`` (default): random order, as
+        a random subset comes out of a sampler.  ``"sorted"``: by 3-set.  The
+        order matters: the vertex-cover clean-up of Ls-*-VC keeps triplets
+        greedily in input order.  ``experiments/ukkonen2017/README.md``
+        measures both choices against the paper's Table I.
     random_state : int, SeedSequence or Generator, optional
 
     Returns
     -------
     triplets : int64 array of shape (m, 3)
-        Rows ``(a, b, c)`` with ``c`` the outlier, sorted by 3-set.
+        Rows ``(a, b, c)`` with ``c`` the outlier.
     info : dict
         ``n_candidates``, ``n_triplets``, ``n_noisy``, ``n_ambiguous_dropped``.
 
@@ -78,6 +81,8 @@ def generate_triplets(
     noise = check_probability(noise, "noise")
     if ambiguous not in AMBIGUOUS_RULES:
         raise unknown_name_error("ambiguous rule", ambiguous, AMBIGUOUS_RULES)
+    if order not in ("shuffled", "sorted"):
+        raise unknown_name_error("order", order, ("shuffled", "sorted"))
     rng = np.random.default_rng(random_state)
     n = y.shape[0]
     n_candidates = comb(n, 3)
@@ -99,6 +104,8 @@ def generate_triplets(
         rows = rng.choice(written, size=n_noisy, replace=False).astype(np.int64)
         sides = rng.integers(0, 2, size=n_noisy, dtype=np.int64)
         K.swap_outliers(triplets, rows, sides)
+    if order == "shuffled":
+        triplets = triplets[rng.permutation(written)]
     info = {
         "n_candidates": n_candidates,
         "n_triplets": int(written),
@@ -108,11 +115,13 @@ def generate_triplets(
     return triplets, info
 
 
-def triplets_oracle(dataset, fraction=1.0, noise=0.0, ambiguous="drop", random_state=None) -> Problem:
+def triplets_oracle(
+    dataset, fraction=1.0, noise=0.0, ambiguous="rotate", order="shuffled", random_state=None
+) -> Problem:
     """Build a triplet :class:`~ccexp.problem.Problem` from a dataset's labels."""
     if dataset.y is None:
         raise ValueError(f"the triplets oracle needs ground-truth labels; dataset {dataset.name!r} has none")
-    triplets, info = generate_triplets(dataset.y, fraction, noise, ambiguous, random_state)
+    triplets, info = generate_triplets(dataset.y, fraction, noise, ambiguous, order, random_state)
     return Problem(n_items=dataset.n_items, triplets=triplets, meta=info)
 
 

@@ -67,7 +67,7 @@ def item_incidence(triplets, n):
 
 
 @njit(cache=True)
-def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched):
+def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched, tie_first):
     """One pass of Algorithm 2 (lines 7-12) over the items in index order.
 
     For item u with the others fixed, a triplet holding u as a pair member
@@ -79,13 +79,19 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched)
     is in x and o[x] the latter whose pair is in x.  Every cluster that no
     triplet of u touches, and a new cluster, scores O.
 
-    u moves only on a strict improvement (so each move lowers s(f, T) and the
-    search terminates); among equally good targets the smallest touched
-    cluster id wins, and the new cluster ``k_new`` is taken only when no
-    touched cluster reaches the best score (joining an unrelated cluster with
-    no evidence would be an arbitrary tie-break).
+    Tie-breaking (``tie_first``):
 
-    Cost: O(deg(u)) per item, O(|T| + n) per pass.
+    * False ("stay", default): u moves only on a strict improvement, so each
+      move lowers s(f, T) and the search terminates; among equally good
+      targets the smallest touched cluster id wins, and the new cluster
+      ``k_new`` is taken only when no touched cluster reaches the best score
+      (joining an unrelated cluster on no evidence would be an arbitrary
+      tie-break).  O(deg(u)) per item, O(|T| + n) per pass.
+    * True ("first"): line 8 of Algorithm 2 read literally, f(u) <- the first
+      minimiser over the ids 0 .. k_new, even when u's current cluster is
+      also a minimiser.  An item without decisive evidence then drifts into
+      the lowest-numbered cluster.  O(deg(u) + k) per item, O(|T| + n k)
+      per pass; termination relies on the caller's pass cap.
 
     Parameters
     ----------
@@ -130,15 +136,23 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched)
         cur_gain = base + gain[cur]
         best = base
         best_c = k_new
-        for i in range(n_touched):
-            c = touched[i]
-            g = base + gain[c]
-            if g > best or (g == best and c < best_c):
-                best = g
-                best_c = c
+        if tie_first:
+            # untouched ids score ``base``: scan all ids for the first maximum
+            for c in range(k_new - 1, -1, -1):
+                g = base + gain[c]
+                if g >= best:
+                    best = g
+                    best_c = c
+        else:
+            for i in range(n_touched):
+                c = touched[i]
+                g = base + gain[c]
+                if g > best or (g == best and c < best_c):
+                    best = g
+                    best_c = c
         for i in range(n_touched):
             gain[touched[i]] = 0
-        if best > cur_gain:
+        if best > cur_gain or (tie_first and best == cur_gain and best_c != cur):
             labels[u] = best_c
             moved += 1
             if best_c == k_new:

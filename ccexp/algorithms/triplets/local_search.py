@@ -18,7 +18,9 @@ from . import _kernels as K
 from .vertex_cover import triplet_vertex_cover
 
 
-def triplet_local_search(triplets: np.ndarray, n_items: int, labels: np.ndarray, max_passes: int = 1000):
+def triplet_local_search(
+    triplets: np.ndarray, n_items: int, labels: np.ndarray, max_passes: int = 1000, tie_break: str = "stay"
+):
     """Run Algorithm 2 from ``labels`` until no item moves.
 
     Parameters
@@ -29,8 +31,10 @@ def triplet_local_search(triplets: np.ndarray, n_items: int, labels: np.ndarray,
     labels : int64 array (n_items,)
         Initial clustering (any integer ids in ``[0, n_items)``); not modified.
     max_passes : int
-        Safety cap; Algorithm 2 terminates on its own because every move
-        strictly lowers s(f, T).
+        Safety cap; with ``tie_break="stay"`` Algorithm 2 terminates on its
+        own because every move strictly lowers s(f, T).
+    tie_break : {"stay", "first"}
+        See :class:`TripletLocalSearch`.
 
     Returns
     -------
@@ -49,10 +53,14 @@ def triplet_local_search(triplets: np.ndarray, n_items: int, labels: np.ndarray,
     indptr, tri, slot = K.item_incidence(triplets, n_items)
     gain = np.zeros(2 * n_items + 1, dtype=np.int64)
     touched = np.empty(3 * triplets.shape[0] + 1, dtype=np.int64)
+    if tie_break not in ("stay", "first"):
+        raise ValueError(f"tie_break must be 'stay' or 'first', got {tie_break!r}")
     n_passes = 0
     while n_passes < max_passes:
         n_passes += 1
-        moved, k_new = K.local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched)
+        moved, k_new = K.local_search_pass(
+            triplets, indptr, tri, slot, labels, k_new, gain, touched, tie_break == "first"
+        )
         k_new = K.relabel_first_appearance(labels, buf)
         if moved == 0:
             break
@@ -69,8 +77,16 @@ class TripletLocalSearch(ProblemEstimator):
     vertex_cover : bool
         Drop the triplets of a vertex cover of the constraint graph first
         (Approx-VC plus redundancy removal, Section IV-B).
+    tie_break : {"stay", "first"}
+        What line 8 does when several clusters are equally good.  ``"stay"``
+        (default) moves an item only on a strict improvement, so the search
+        provably terminates, and prefers a cluster holding evidence for the
+        item over a new one.  ``"first"`` is line 8 read literally: the first
+        minimiser over ids ``1 .. k_new``, so weakly constrained items drift
+        into low-numbered clusters (see experiments/ukkonen2017/README.md for
+        its effect on Table I).
     max_passes : int
-        Cap on passes over the items (never reached in practice).
+        Cap on passes over the items (never reached with ``"stay"``).
     random_state : None
         Accepted for a uniform interface; the algorithm is deterministic
         (items are visited in index order, ties keep an item in place).
@@ -97,9 +113,10 @@ class TripletLocalSearch(ProblemEstimator):
 
     supervision = "triplets"
 
-    def __init__(self, init="different", vertex_cover=True, max_passes=1000, random_state=None):
+    def __init__(self, init="different", vertex_cover=True, tie_break="stay", max_passes=1000, random_state=None):
         self.init = init
         self.vertex_cover = vertex_cover
+        self.tie_break = tie_break
         self.max_passes = max_passes
         self.random_state = random_state
 
@@ -136,7 +153,7 @@ class TripletLocalSearch(ProblemEstimator):
             init = np.arange(n_items, dtype=np.int64)
         else:
             init = np.zeros(n_items, dtype=np.int64)
-        self.labels_, self.n_passes_ = triplet_local_search(T_used, n_items, init, max_passes)
+        self.labels_, self.n_passes_ = triplet_local_search(T_used, n_items, init, max_passes, self.tie_break)
         t2 = time.perf_counter()
         self.objective_ = int(K.triplet_cost(T, self.labels_))
         self.timings_ = {"vertex_cover": t1 - t0, "local_search": t2 - t1}
@@ -152,29 +169,29 @@ class TripletLocalSearch(ProblemEstimator):
 class LsEQ(TripletLocalSearch):
     """Ls-EQ: Algorithm 2 from "all equal", on all triplets."""
 
-    def __init__(self, init="equal", vertex_cover=False, max_passes=1000, random_state=None):
-        super().__init__(init, vertex_cover, max_passes, random_state)
+    def __init__(self, init="equal", vertex_cover=False, tie_break="stay", max_passes=1000, random_state=None):
+        super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
 
 
 @ALGORITHMS.register("ls_ad")
 class LsAD(TripletLocalSearch):
     """Ls-AD: Algorithm 2 from "all different", on all triplets."""
 
-    def __init__(self, init="different", vertex_cover=False, max_passes=1000, random_state=None):
-        super().__init__(init, vertex_cover, max_passes, random_state)
+    def __init__(self, init="different", vertex_cover=False, tie_break="stay", max_passes=1000, random_state=None):
+        super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
 
 
 @ALGORITHMS.register("ls_eq_vc")
 class LsEQVC(TripletLocalSearch):
     """Ls-EQ-VC: the vertex-cover clean-up, then Algorithm 2 from "all equal"."""
 
-    def __init__(self, init="equal", vertex_cover=True, max_passes=1000, random_state=None):
-        super().__init__(init, vertex_cover, max_passes, random_state)
+    def __init__(self, init="equal", vertex_cover=True, tie_break="stay", max_passes=1000, random_state=None):
+        super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
 
 
 @ALGORITHMS.register("ls_ad_vc")
 class LsADVC(TripletLocalSearch):
     """Ls-AD-VC (the paper's method): vertex cover, then Algorithm 2 from "all different"."""
 
-    def __init__(self, init="different", vertex_cover=True, max_passes=1000, random_state=None):
-        super().__init__(init, vertex_cover, max_passes, random_state)
+    def __init__(self, init="different", vertex_cover=True, tie_break="stay", max_passes=1000, random_state=None):
+        super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
