@@ -1,4 +1,36 @@
+import os
 import pathlib
+import subprocess
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import pytest
+
+HERE = pathlib.Path(__file__).parent
+sys.path.insert(0, str(HERE))
+
+# Tests never reach the network and never log to a user's MLflow server.
+for var in ("MLFLOW_TRACKING_URI", "MLFLOW_REGISTRY_URI"):
+    os.environ.pop(var, None)
+
+
+def run_cli(args, cwd, timeout=300, env=None):
+    """Run ``python -m ccexp ARGS`` in a subprocess; fail the test with its output on error."""
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
+    full_env.update(env or {})
+    proc = subprocess.run(
+        [sys.executable, "-m", "ccexp", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=full_env
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"python -m ccexp {' '.join(args)} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture(scope="session")
+def exp1_ci_run(tmp_path_factory):
+    """One end-to-end ``scale=ci`` run of exp1_triplets (report + embedded MLflow), shared by tests."""
+    out = tmp_path_factory.mktemp("exp1_ci")
+    proc = run_cli(
+        ["+experiment=exp1_triplets", "experiment.scale=ci", f"paths.results={out}", "runner.n_jobs=2", "tracking=local"],
+        cwd=out,
+    )
+    return out, proc

@@ -1,2 +1,130 @@
-def make_report(*a, **k):
-    raise NotImplementedError
+"""Reports: figures, tables and the comparison with each paper's numbers.
+
+``make_report(name)`` reads ``results/NAME/records.parquet`` and writes
+``results/NAME/figures/``, ``results/NAME/tables/``, ``comparison.md`` and
+``report.md``; ``python -m ccexp.report NAME|all`` does the same from the
+command line.  One function per experiment, registered in :data:`REPORTS`.
+
+Figures are drawn on :class:`matplotlib.figure.Figure` objects rendered by
+Agg, never through pyplot's global state, so a report neither opens windows
+nor disturbs the backend of a notebook that calls it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Callable
+
+import matplotlib
+import pandas as pd
+
+# Headless by default (CI, clusters); a session that already chose a pyplot
+# backend keeps it, since our figures do not go through pyplot anyway.
+if "matplotlib.pyplot" not in sys.modules:
+    matplotlib.use("Agg")
+
+from . import ukkonen2017  # noqa: E402  (after the backend choice)
+
+log = logging.getLogger("ccexp.report")
+
+#: Experiment name -> report function ``f(records, out_dir, scale, n_grid_instances=None)``.
+REPORTS: dict[str, Callable[..., None]] = {
+    "exp1_triplets": ukkonen2017.report_exp1,
+}
+
+__all__ = ["REPORTS", "make_report", "read_scale", "read_records"]
+
+
+def read_scale(out_dir: Path) -> str:
+    """The scale recorded by the runner in ``out_dir/run.json``; ``"paper"`` if absent."""
+    path = Path(out_dir) / "run.json"
+    if path.is_file():
+        try:
+            scale = json.loads(path.read_text()).get("scale")
+        except (OSError, ValueError):
+            scale = None
+        if scale:
+            return str(scale)
+    return "paper"
+
+
+def read_records(out_dir: Path) -> pd.DataFrame:
+    """Records of one experiment folder: ``records.parquet`` plus unconsolidated parts.
+
+    Parts are included so a report can be drawn while a sweep is still
+    running (the store consolidates them only at the end).
+
+    Raises
+    ------
+    FileNotFoundError
+        If the folder holds neither ``records.parquet`` nor parts.
+    """
+    from ..runner.store import ResultStore
+
+    store = ResultStore(out_dir)
+    if not store.records_path.exists() and not store._part_files():
+        raise FileNotFoundError(f"no records at {store.records_path}; run the experiment first (python -m ccexp +experiment=...)")
+    return store.load()
+
+
+def make_report(
+    name: str,
+    results_dir: str | Path = "results",
+    scale: str | None = None,
+    records: pd.DataFrame | None = None,
+    filter_to_grid: bool = True,
+) -> Path:
+    """Write the report of one experiment.
+
+    Parameters
+    ----------
+    name : str
+        Experiment name, a key of :data:`REPORTS`.
+    results_dir : str or Path
+        Parent folder; the report goes to ``results_dir/name``.
+    scale : str, optional
+        Scale whose grid the report covers; default: the ``scale`` of
+        ``results_dir/name/run.json``, else ``"paper"``.
+    records : DataFrame, optional
+        Records to report on; default: read ``results_dir/name/records.parquet``.
+    filter_to_grid : bool
+        Keep only the records whose ``case_id`` is in the scale's grid
+        (records of several scales may share one file). Turn off for records
+        that were not produced by the runner (e.g. synthetic ones in tests).
+
+    Returns
+    -------
+    Path
+        The folder ``results_dir/name``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` has no report.
+    FileNotFoundError
+        If ``records`` is None and there are no stored records.
+    """
+    if name not in REPORTS:
+        raise ValueError(f"no report for experiment {name!r}; valid names: {', '.join(sorted(REPORTS))}")
+    out_dir = Path(results_dir) / name
+    if scale is None:
+        scale = read_scale(out_dir)
+    if records is None:
+        records = read_records(out_dir)
+    n_grid_instances = None
+    if filter_to_grid:
+        from ..runner.config import experiment_cases
+
+        _, cases = experiment_cases(name, scale)
+        ids = {c.case_id for c in cases}
+        n_grid_instances = len({c.instance.instance_id for c in cases})
+        before = len(records)
+        records = records[records["case_id"].isin(ids)] if len(records) else records
+        if len(records) < before:
+            log.info("%s: %d of %d records are not in the %s grid and were left out", name, before - len(records), before, scale)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    REPORTS[name](records.reset_index(drop=True), out_dir, scale, n_grid_instances=n_grid_instances)
+    return out_dir

@@ -285,3 +285,4 @@ def remove_redundant(keys, indptr, members, n_keys, covered):
             for s in range(3):
                 uncovered[keys[3 * t + s]] += 1
     return removed
+

@@ -1,0 +1,55 @@
+"""``python -m ccexp.report NAME|all [--results DIR] [--scale S]``: write reports.
+
+``all`` reports every experiment of :data:`ccexp.report.REPORTS` that has
+records under ``DIR``.  Prints the files written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import REPORTS, make_report
+
+# What a report writes, relative to results/NAME (printed after a run).
+_OUTPUTS = ("report.md", "comparison.md", "comparison.csv", "figures/*", "tables/*")
+
+
+def _has_records(results: Path, name: str) -> bool:
+    d = results / name
+    return (d / "records.parquet").is_file() or any((d / "parts").glob("part-*.parquet"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m ccexp.report", description=__doc__.splitlines()[0])
+    parser.add_argument("name", help=f"experiment name or 'all' (one of: {', '.join(sorted(REPORTS))})")
+    parser.add_argument("--results", default="results", help="results folder (default: results)")
+    parser.add_argument("--scale", default=None, help="grid to report on (default: from run.json, else paper)")
+    args = parser.parse_args(argv)
+    results = Path(args.results)
+    if args.name == "all":
+        names = [n for n in sorted(REPORTS) if _has_records(results, n)]
+        if not names:
+            print(f"no records under {results} for any of: {', '.join(sorted(REPORTS))}", file=sys.stderr)
+            return 1
+    elif args.name in REPORTS:
+        names = [args.name]
+    else:
+        parser.error(f"unknown experiment {args.name!r}; valid: all, {', '.join(sorted(REPORTS))}")
+    for name in names:
+        try:
+            out = make_report(name, results_dir=results, scale=args.scale)
+        except FileNotFoundError as err:
+            print(f"{name}: {err}", file=sys.stderr)
+            return 1
+        for pattern in _OUTPUTS:
+            for path in sorted(out.glob(pattern)):
+                if path.is_file():
+                    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,151 @@
+"""Grid expansion, seeding, the resumable results store and crash recovery."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ccexp
+from ccexp.registry import ALGORITHMS
+from ccexp.runner.config import experiment_cases
+from ccexp.runner.execute import build_problem
+from ccexp.runner.grid import apply_scale, expand
+from ccexp.runner.store import ResultStore
+from ccexp.runner.sweep import run_sweep
+
+SMALL = {
+    "name": "small",
+    "paper": "ukkonen2017",
+    "scale": "test",
+    "algorithms": ["ls_ad_vc", "ls_eq"],
+    "trials": 2,
+    "sweep": {"dataset": {"k": [2, 4]}, "oracle": {"fraction": [0.05], "noise": [0.0, 0.2]}},
+    "single_trial": [{"oracle.noise": 0.0}],
+}
+DATASET = {"name": "synthetic_labels", "n": 40, "k": 4}
+ORACLE = {"name": "triplets", "fraction": 1.0, "noise": 0.0, "ambiguous": "rotate", "order": "shuffled"}
+
+
+def test_paper_grid_has_the_papers_924_cases_per_algorithm():
+    experiment, cases = experiment_cases("exp1_triplets", "paper")
+    per_alg = pd.Series([c.algorithm for c in cases]).value_counts()
+    assert set(per_alg) == {924}
+    assert set(per_alg.index) == set(experiment["algorithms"])
+
+
+def test_single_trial_settings_and_counts():
+    cases = expand(SMALL, DATASET, ORACLE)
+    # 2 k x (noise 0: 1 trial + noise 0.2: 2 trials) x 2 algorithms
+    assert len(cases) == 2 * 3 * 2
+    assert len({c.case_id for c in cases}) == len(cases)
+
+
+def test_case_ids_and_seeds_are_stable_and_instance_seed_ignores_algorithm():
+    a = expand(SMALL, DATASET, ORACLE)
+    b = expand(SMALL, DATASET, ORACLE)
+    assert [c.case_id for c in a] == [c.case_id for c in b]
+    by_instance = {}
+    for c in a:
+        by_instance.setdefault(c.instance.instance_id, []).append(c)
+    for group in by_instance.values():
+        assert len({c.instance.seed for c in group}) == 1
+        assert len({c.algorithm_seed for c in group}) == len(group)  # the algorithm's own seed adds its name
+    # the seed depends on what the case is, not on the order of the sweep lists
+    rev = dict(SMALL, sweep={"dataset": {"k": [4, 2]}, "oracle": {"fraction": [0.05], "noise": [0.2, 0.0]}})
+    assert {c.case_id: c.instance.seed for c in expand(rev, DATASET, ORACLE)} == {c.case_id: c.instance.seed for c in a}
+
+
+def test_every_algorithm_of_an_instance_sees_the_same_problem():
+    inst = expand(SMALL, DATASET, ORACLE)[-1].instance
+    _, p1 = build_problem(inst)
+    _, p2 = build_problem(inst)
+    np.testing.assert_array_equal(p1.triplets, p2.triplets)
+
+
+def test_scale_preset_then_command_line_overrides():
+    from ccexp.runner.config import compose_config
+
+    ov = ["+experiment=exp1_triplets", "experiment.scale=ci", "experiment.trials=3"]
+    cfg = compose_config(ov)
+    exp = apply_scale(cfg.experiment, ov)
+    assert exp["trials"] == 3  # the user's override beats the preset
+    assert exp["sweep"]["dataset"]["k"] == [4, 8]  # from the ci preset
+    with pytest.raises(ValueError, match="unknown scale 'huge'.*valid scales: ci, paper, quick"):
+        apply_scale(compose_config(["+experiment=exp1_triplets", "experiment.scale=huge"]).experiment)
+
+
+def test_partial_sweep_resumes_without_redoing_or_losing_cases(tmp_path):
+    first = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=2)
+    assert first.n_run == 4  # two instances x two algorithms
+    store = ResultStore(tmp_path / "small")
+    done_after_first = store.load()
+    second = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    assert second.n_run == second.n_cases - 4
+    df = second.records
+    assert len(df) == second.n_cases == df["case_id"].nunique()
+    # cases of the first run were kept, not redone: same rows
+    again = df.set_index("case_id").loc[done_after_first["case_id"], "ari"]
+    np.testing.assert_array_equal(again.to_numpy(), done_after_first["ari"].to_numpy())
+    third = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    assert third.n_run == 0
+
+
+def test_reruns_from_scratch_reproduce_every_record(tmp_path):
+    a = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "a", n_jobs=1, progress=False).records
+    b = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "b", n_jobs=2, progress=False).records
+    cols = ["case_id", "ari", "n_clusters", "objective", "seed", "problem.n_triplets"]
+    pd.testing.assert_frame_equal(
+        a[cols].sort_values("case_id").reset_index(drop=True), b[cols].sort_values("case_id").reset_index(drop=True)
+    )
+
+
+def test_a_failing_algorithm_is_recorded_not_fatal(tmp_path, monkeypatch):
+    class Broken(ccexp.algorithms.triplets.LsADVC):
+        def fit_problem(self, problem):
+            raise RuntimeError("boom")
+
+    monkeypatch.setitem(ALGORITHMS._items, "ls_eq", Broken)
+    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    df = res.records
+    assert (df.loc[df.algorithm == "ls_eq", "status"] == "error").all()
+    assert df.loc[df.algorithm == "ls_eq", "error"].str.contains("RuntimeError: boom").all()
+    assert (df.loc[df.algorithm == "ls_ad_vc", "status"] == "ok").all()
+
+
+@pytest.mark.slow
+def test_killed_sweep_completes_on_rerun(tmp_path):
+    """Kill a real sweep (SIGKILL) halfway, start it again: every case once, none lost."""
+    args = [
+        sys.executable, "-m", "ccexp", "+experiment=exp1_triplets", "experiment.scale=ci",
+        "tracking=off", "report=false", "runner.n_jobs=1", f"paths.results={tmp_path}",
+    ]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
+    proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    parts = tmp_path / "exp1_triplets" / "parts"
+    deadline = time.time() + 240
+    try:
+        while time.time() < deadline:
+            if parts.exists() and len(list(parts.glob("part-*.parquet"))) >= 3:
+                break
+            if proc.poll() is not None:
+                pytest.fail("the sweep finished before it could be killed")
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+    store = ResultStore(tmp_path / "exp1_triplets")
+    n_before = len(store.load())
+    _, cases = experiment_cases("exp1_triplets", "ci")
+    assert 0 < n_before < len(cases)
+    from conftest import run_cli
+
+    run_cli(["+experiment=exp1_triplets", "experiment.scale=ci", "tracking=off", "report=false",
+             "runner.n_jobs=1", f"paths.results={tmp_path}"], cwd=tmp_path)
+    df = pd.read_parquet(tmp_path / "exp1_triplets" / "records.parquet")
+    assert sorted(df["case_id"]) == sorted(c.case_id for c in cases)
+    assert not list(parts.glob("part-*.parquet"))
