@@ -7,7 +7,7 @@ import ccexp
 
 
 def test_design_example_runs_end_to_end():
-    ds = ccexp.load_dataset("synthetic_labels", n=60, k=3)
+    ds = ccexp.load_dataset("synthetic_labels", n=60, k=3, random_state=0)
     prob = ccexp.make_problem("triplets", ds, fraction=0.1, noise=0.2, random_state=0)
     est = ccexp.make_algorithm("ls_ad_vc", random_state=0)
     labels = est.fit_problem(prob).labels_
@@ -89,12 +89,23 @@ def test_algorithm_needs_its_supervision_kind():
 
 
 def test_synthetic_labels_validation():
-    assert np.bincount(ccexp.load_dataset("synthetic_labels", n=10, k=3).y).tolist() == [4, 3, 3]
+    assert np.bincount(ccexp.load_dataset("synthetic_labels", n=10, k=3, random_state=0).y).tolist() == [4, 3, 3]
     with pytest.raises(ValueError, match="k must be at most n=3, got k=4"):
-        ccexp.load_dataset("synthetic_labels", n=3, k=4)
+        ccexp.load_dataset("synthetic_labels", n=3, k=4, random_state=0)
 
 
 def test_recorded_oracle_passes_triplets_through():
     ds = ccexp.Dataset(name="mine", y=None, triplets=np.array([[0, 1, 2], [1, 2, 3]]))
     prob = ccexp.make_problem("recorded", ds)
     assert prob.n_items == 4 and prob.triplets.shape == (2, 3)
+
+
+def test_synthetic_labels_shuffle():
+    blocks = ccexp.load_dataset("synthetic_labels", n=9, k=3, shuffle=False).y
+    assert blocks.tolist() == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    a = ccexp.load_dataset("synthetic_labels", n=60, k=4, random_state=1).y
+    b = ccexp.load_dataset("synthetic_labels", n=60, k=4, random_state=1).y
+    c = ccexp.load_dataset("synthetic_labels", n=60, k=4, random_state=2).y
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+    assert np.bincount(a).tolist() == [15, 15, 15, 15]

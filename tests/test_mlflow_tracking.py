@@ -40,8 +40,8 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _run_sweep(results: Path, *overrides: str) -> float:
-    """Run the ci sweep into ``results`` (also the working directory); return its wall time."""
+def _run_sweep(results: Path, *overrides: str) -> subprocess.CompletedProcess:
+    """Run the ci sweep into ``results`` (also the working directory); print its wall time."""
     cmd = [
         sys.executable, "-m", "ccexp",
         f"+experiment={EXPERIMENT}", "experiment.scale=ci",
@@ -53,7 +53,7 @@ def _run_sweep(results: Path, *overrides: str) -> float:
     seconds = time.perf_counter() - t0
     assert proc.returncode == 0, f"{' '.join(cmd)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
     print(f"\n[wall] {' '.join(overrides)}: {seconds:.1f} s")
-    return seconds
+    return proc
 
 
 def _setting_key(params: dict) -> tuple:
@@ -110,6 +110,16 @@ def _check_runs(client, results: Path, tmp_download: Path) -> None:
     logged = pd.read_parquet(local)
     assert len(logged) == len(records)
     assert set(logged["case_id"]) == set(records["case_id"])
+
+
+@pytest.fixture(autouse=True)
+def _quiet_mlflow(monkeypatch):
+    """This process reads runs back: no MLFLOW_* from the caller, no progress bars, no proxy."""
+    for k in [k for k in os.environ if k.upper().startswith("MLFLOW_")]:
+        monkeypatch.delenv(k)
+    monkeypatch.setenv("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
+    monkeypatch.setenv("NO_PROXY", f"{LOCALHOST},localhost")
+    monkeypatch.setenv("no_proxy", f"{LOCALHOST},localhost")
 
 
 def test_local_store(tmp_path):
@@ -195,15 +205,14 @@ def mlflow_server(tmp_path_factory):
         _stop(proc)
 
 
-def test_server(tmp_path, mlflow_server, monkeypatch):
+def test_server(tmp_path, mlflow_server):
     from mlflow.tracking import MlflowClient
 
-    for k in [k for k in os.environ if k.upper().startswith("MLFLOW_")]:
-        monkeypatch.delenv(k)
-    monkeypatch.setenv("NO_PROXY", f"{LOCALHOST},localhost")
-    monkeypatch.setenv("no_proxy", f"{LOCALHOST},localhost")
-    _run_sweep(tmp_path, "tracking=server", f"tracking.uri={mlflow_server}")
+    proc = _run_sweep(tmp_path, "tracking=server", f"tracking.uri={mlflow_server}")
+    # MLflow prints a run's URL when it ends on a server: once for the parent, not per child
+    assert proc.stdout.count("View run") <= 1, proc.stdout[-2000:]
     assert not (tmp_path / "mlflow.db").exists(), "tracking=server also wrote the embedded store"
+    assert not (tmp_path / "mlruns").exists()
     client = MlflowClient(tracking_uri=mlflow_server)
     download = tmp_path / "download"
     download.mkdir()

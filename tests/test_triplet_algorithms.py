@@ -198,7 +198,7 @@ def test_ls_without_vc_reaches_optimum_on_consistent_small_sets():
 
 
 def test_labels_are_contiguous_and_fit_problem_matches_fit():
-    ds = ccexp.load_dataset("synthetic_labels", n=40, k=4)
+    ds = ccexp.load_dataset("synthetic_labels", n=40, k=4, random_state=0)
     prob = ccexp.make_problem("triplets", ds, fraction=0.2, noise=0.1, random_state=1)
     for name in ("ls_eq", "ls_ad", "ls_eq_vc", "ls_ad_vc", "triplet_approx"):
         a = ccexp.make_algorithm(name, random_state=0).fit_problem(prob)
@@ -209,7 +209,7 @@ def test_labels_are_contiguous_and_fit_problem_matches_fit():
 
 
 def test_recovers_truth_under_item_permutation():
-    y = ccexp.load_dataset("synthetic_labels", n=30, k=3).y
+    y = ccexp.load_dataset("synthetic_labels", n=30, k=3, random_state=0).y
     T, _ = generate_triplets(y, 1.0, 0.0, ambiguous="drop", random_state=0)
     perm = np.random.default_rng(5).permutation(30)
     y_perm = np.empty_like(y)
@@ -221,7 +221,7 @@ def test_recovers_truth_under_item_permutation():
 
 def test_ls_ad_vc_at_a1_finds_k_with_paper_generator():
     # Table I: Ls-AD-VC finds exactly k clusters at a = 1 (here n = 80 to stay fast)
-    ds = ccexp.load_dataset("synthetic_labels", n=80, k=4)
+    ds = ccexp.load_dataset("synthetic_labels", n=80, k=4, random_state=0)
     prob = ccexp.make_problem("triplets", ds, fraction=1.0, noise=0.2, random_state=0)
     est = ccexp.make_algorithm("ls_ad_vc").fit_problem(prob)
     assert ccexp.score(est.labels_, ds.y, problem=prob)["n_clusters"] == 4

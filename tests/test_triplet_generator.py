@@ -22,7 +22,7 @@ def _is_truthful(T, y):
 
 @pytest.mark.parametrize("k", [2, 3, 5])
 def test_all_3sets_at_a1(k):
-    y = ccexp.load_dataset("synthetic_labels", n=17, k=k).y
+    y = ccexp.load_dataset("synthetic_labels", n=17, k=k, random_state=0).y
     T, info = generate_triplets(y, 1.0, 0.0, random_state=0)
     assert T.shape == (comb(17, 3), 3)
     assert info["n_triplets"] == comb(17, 3) and info["n_noisy"] == 0
@@ -34,7 +34,7 @@ def test_all_3sets_at_a1(k):
 
 
 def test_drop_keeps_only_informative_and_all_truthful():
-    y = ccexp.load_dataset("synthetic_labels", n=20, k=4).y
+    y = ccexp.load_dataset("synthetic_labels", n=20, k=4, random_state=0).y
     T, info = generate_triplets(y, 1.0, 0.0, ambiguous="drop", random_state=0)
     assert len(T) == _informative_count(y)
     assert info["n_ambiguous_dropped"] == comb(20, 3) - _informative_count(y)
@@ -42,7 +42,7 @@ def test_drop_keeps_only_informative_and_all_truthful():
 
 
 def test_fraction_and_noise_counts():
-    y = ccexp.load_dataset("synthetic_labels", n=30, k=3).y
+    y = ccexp.load_dataset("synthetic_labels", n=30, k=3, random_state=0).y
     T, info = generate_triplets(y, 0.1, 0.2, ambiguous="drop", random_state=3)
     n_kept = round(0.1 * comb(30, 3))
     assert info["n_triplets"] + info["n_ambiguous_dropped"] == n_kept
@@ -71,7 +71,7 @@ def test_last_rule():
 
 
 def test_a1_b0_content_is_deterministic_order_is_seeded():
-    y = ccexp.load_dataset("synthetic_labels", n=16, k=4).y
+    y = ccexp.load_dataset("synthetic_labels", n=16, k=4, random_state=0).y
     T1, _ = generate_triplets(y, 1.0, 0.0, random_state=1)
     T2, _ = generate_triplets(y, 1.0, 0.0, random_state=2)
     as_set = lambda T: {tuple(r) for r in T.tolist()}  # noqa: E731
@@ -82,7 +82,7 @@ def test_a1_b0_content_is_deterministic_order_is_seeded():
 
 
 def test_same_seed_same_output_different_seed_different_sample():
-    y = ccexp.load_dataset("synthetic_labels", n=25, k=5).y
+    y = ccexp.load_dataset("synthetic_labels", n=25, k=5, random_state=0).y
     a, _ = generate_triplets(y, 0.05, 0.1, random_state=7)
     b, _ = generate_triplets(y, 0.05, 0.1, random_state=7)
     c, _ = generate_triplets(y, 0.05, 0.1, random_state=8)
@@ -91,7 +91,7 @@ def test_same_seed_same_output_different_seed_different_sample():
 
 
 def test_make_problem_matches_generator():
-    ds = ccexp.load_dataset("synthetic_labels", n=12, k=3)
+    ds = ccexp.load_dataset("synthetic_labels", n=12, k=3, random_state=0)
     prob = ccexp.make_problem("triplets", ds, fraction=0.5, noise=0.1, random_state=0)
     T, _ = generate_triplets(ds.y, 0.5, 0.1, random_state=0)
     np.testing.assert_array_equal(prob.triplets, T)
@@ -111,6 +111,6 @@ def test_make_problem_matches_generator():
     ],
 )
 def test_bad_arguments_name_the_argument(kwargs, match):
-    ds = ccexp.load_dataset("synthetic_labels", n=10, k=2)
+    ds = ccexp.load_dataset("synthetic_labels", n=10, k=2, random_state=0)
     with pytest.raises(ValueError, match=match):
         ccexp.make_problem("triplets", ds, random_state=0, **kwargs)

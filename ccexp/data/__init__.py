@@ -10,7 +10,7 @@ def load_dataset(name: str, random_state=None, **params) -> Dataset:
 
     Examples
     --------
-    >>> load_dataset("synthetic_labels", n=6, k=2).y
+    >>> load_dataset("synthetic_labels", n=6, k=2, shuffle=False).y
     array([0, 0, 0, 1, 1, 1])
     """
     return DATASETS.get(name)(random_state=random_state, **params)

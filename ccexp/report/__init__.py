@@ -124,7 +124,9 @@ def make_report(
         before = len(records)
         records = records[records["case_id"].isin(ids)] if len(records) else records
         if len(records) < before:
-            log.info("%s: %d of %d records are not in the %s grid and were left out", name, before - len(records), before, scale)
+            # Expected when several scales share a file; surprising after a run with
+            # extra experiment.* overrides (their cases are not in the plain grid).
+            log.warning("%s: %d of %d records are not in the %s grid and were left out", name, before - len(records), before, scale)
     out_dir.mkdir(parents=True, exist_ok=True)
     REPORTS[name](records.reset_index(drop=True), out_dir, scale, n_grid_instances=n_grid_instances)
     return out_dir

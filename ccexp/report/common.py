@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import pandas as pd
 
@@ -287,7 +287,3 @@ def code_versions(records: pd.DataFrame) -> list[str]:
         return []
     return sorted(str(v) for v in records["code_version"].dropna().unique())
 
-
-def relpath_links(paths: Iterable[Path], start: Path) -> list[str]:
-    """Paths relative to ``start`` with forward slashes (for markdown links)."""
-    return [Path(os.path.relpath(p, start)).as_posix() for p in paths]

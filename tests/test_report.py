@@ -1,0 +1,180 @@
+"""The report on hand-made records: tables hold the hand-computed numbers.
+
+Synthetic records (no sweep): k in {4, 8}, a in {0.01, 1}, b in {0, 0.2},
+three trials, four algorithms, one failed case.  ARI and cluster counts are
+chosen so win counts and Table I means can be checked by hand.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from ccexp.report import REPORTS, make_report
+from ccexp.report.__main__ import main as report_main
+from ccexp.report.common import (
+    NOT_RUN,
+    OUTSIDE,
+    WITHIN,
+    compare_row,
+    load_reference,
+    markdown_table,
+)
+
+KS, AS, BS, TRIALS = (4, 8), (0.01, 1.0), (0.0, 0.2), (0, 1, 2)
+# ls_ad_vc's ARI at a=0.01 per trial; trial 1 sits 1e-13 below ls_eq_vc's 0.65
+# (a tie within the report's tolerance would not count as a loss).
+AD_VC_SMALL_A = (0.5, 0.65 - 1e-13, 0.7)
+
+
+def _records() -> pd.DataFrame:
+    rows = []
+    for k in KS:
+        for a in AS:
+            for b in BS:
+                for t in TRIALS:
+                    inst = f"k{k}-a{a}-b{b}-t{t}"
+                    cells = {
+                        # Ls-AD-VC: perfect with k clusters at a=1; ARI by trial and 2, 3, 4 clusters at a=0.01.
+                        "ls_ad_vc": (1.0, k) if a == 1.0 else (AD_VC_SMALL_A[t], 2 + t),
+                        "ls_eq_vc": (0.65, 2 + t),
+                        "tste_dpmm": (0.7 if b == 0.0 else 0.3, k) if a != 1.0 else (1.0, k),
+                        "brand_new": (0.9, k),  # an algorithm the report has never heard of
+                    }
+                    for alg, (ari, n) in cells.items():
+                        rows.append({
+                            "experiment": "exp1_triplets", "scale": "ci", "case_id": f"{inst}-{alg}",
+                            "instance_id": inst, "algorithm": alg, "trial": t, "dataset.k": k,
+                            "oracle.fraction": a, "oracle.noise": b, "ari": ari, "ami": ari, "f_measure": ari,
+                            "n_clusters": n, "objective": 0, "fit_seconds": 0.01, "status": "ok",
+                            "code_version": "abc123",
+                        })
+    df = pd.DataFrame(rows)
+    # One failed case: Ls-EQ-VC on (k=4, a=1, b=0, trial 0) must leave every statistic.
+    bad = (df["algorithm"] == "ls_eq_vc") & (df["instance_id"] == "k4-a1.0-b0.0-t0")
+    df.loc[bad, ["status", "ari", "n_clusters"]] = ["error", math.nan, -1]
+    return df
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    out = make_report("exp1_triplets", results_dir=tmp_path_factory.mktemp("results"), scale="ci",
+                      records=_records(), filter_to_grid=False)
+    return out
+
+
+def test_report_folder_and_files(report):
+    assert report.name == "exp1_triplets"
+    for rel in ("report.md", "comparison.md", "figures/figure2.png", "figures/ari_heatmaps.png",
+                "tables/table1.md", "tables/table1.csv", "tables/table1_vs_paper.md",
+                "tables/win_counts.md", "tables/win_counts.csv"):
+        assert (report / rel).is_file(), rel
+    for png in ("figure2.png", "ari_heatmaps.png"):
+        data = (report / "figures" / png).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def test_win_counts_by_hand(report):
+    wins = pd.read_csv(report / "tables" / "win_counts.csv").set_index("versus")
+    # vs Ls-EQ-VC: a=1 wins on all 12 instances but the failed one (11 of 11 paired);
+    # a=0.01: trial 1 ties within 1e-12 and trial 2 wins, per (k, b): 2 * 4 = 8.
+    assert wins.loc["ls_eq_vc", ["wins", "paired"]].tolist() == [19, 23]
+    assert wins.loc["ls_eq_vc", "percent"] == pytest.approx(100 * 19 / 23)
+    assert wins.loc["ls_eq_vc", "paper_wins"] == 871
+    # vs t-STE: a=1 ties (12); a=0.01, b=0 only trial 2 (tie at 0.7) per k (2); b=0.2 all (6).
+    assert wins.loc["tste_dpmm", ["wins", "paired"]].tolist() == [20, 24]
+    assert wins.loc["tste_dpmm", "paper_wins"] == 751
+    # vs the unknown algorithm: only at a=1.
+    assert wins.loc["brand_new", ["wins", "paired"]].tolist() == [12, 24]
+    assert math.isnan(wins.loc["brand_new", "paper_wins"])
+
+
+def test_table1_by_hand(report):
+    t1 = pd.read_csv(report / "tables" / "table1.csv")
+    cell = lambda alg, b, col: t1.loc[(t1["algorithm"] == alg) & (t1["b"] == b), col].item()  # noqa: E731
+    assert cell("ls_ad_vc", 0.0, "a=0.01 k=4") == pytest.approx(3.0)  # (2 + 3 + 4) / 3
+    assert cell("ls_ad_vc", 0.2, "a=1 k=8") == pytest.approx(8.0)
+    assert cell("ls_eq_vc", 0.0, "a=1 k=4") == pytest.approx(3.5)  # trial 0 failed: (3 + 4) / 2
+    assert cell("ls_eq_vc", 0.2, "a=1 k=4") == pytest.approx(3.0)
+    assert math.isnan(cell("ls_ad_vc", 0.0, "a=0.1 k=4"))  # not in this grid
+    # Paper order first, unknown algorithm last.
+    assert t1.loc[t1["b"] == 0.0, "algorithm"].tolist() == ["ls_ad_vc", "ls_eq_vc", "tste_dpmm", "brand_new"]
+    md = (report / "tables" / "table1.md").read_text()
+    assert "–" in md and "Ls-AD-VC" in md and "brand_new" in md
+    vs = (report / "tables" / "table1_vs_paper.md").read_text()
+    assert "3 (3.7)" in vs  # ours (paper) at Ls-AD-VC, b=0, a=0.01, k=4
+
+
+def test_comparison_verdicts(report):
+    text = (report / "comparison.md").read_text()
+    assert "- scale: ci" in text and "abc123" in text
+    assert "1 non-ok cases" in text and "error: 1" in text
+    for verdict in (WITHIN, OUTSIDE, NOT_RUN):
+        assert verdict in text
+    cmp = pd.read_csv(report / "comparison.csv", keep_default_na=False, na_values=[""])
+    assert set(cmp["verdict"]) <= {WITHIN, OUTSIDE, NOT_RUN}
+    assert len(cmp) == len(load_reference("ukkonen2017", "exp1_triplets"))
+
+    def row(quantity, **coords):
+        mask = cmp["quantity"] == quantity
+        for col, value in coords.items():
+            mask &= cmp[col] == value
+        assert mask.sum() == 1, (quantity, coords)
+        return cmp[mask].iloc[0]
+
+    # Table I: ls_ad_vc at a=0.01, k=4, b=0: 3 vs 3.7 -> within 1 cluster.
+    r = row("n_clusters_mean", algorithm="ls_ad_vc", k=4, a=0.01, b=0.0)
+    assert r["ours"] == pytest.approx(3.0) and r["verdict"] == WITHIN
+    assert row("n_clusters_mean", algorithm="ls_ad_vc", k=2, a=1.0, b=0.0)["verdict"] == NOT_RUN
+    assert row("n_clusters_mean", algorithm="crowdclust_dpmm", k=4, a=1.0, b=0.0)["verdict"] == NOT_RUN
+    # Win counts as percentages: t-STE 20/24 = 83.3% vs 751/924 = 81.3%.
+    r = row("win_count (%)", versus="tste_dpmm")
+    assert r["ours"] == pytest.approx(100 * 20 / 24) and r["verdict"] == WITHIN
+    assert row("win_count (%)", versus="ls_eq_vc")["verdict"] == OUTSIDE  # 82.6% vs 94.3%
+    assert row("win_count (%)", versus="crowdclust_dpmm")["verdict"] == NOT_RUN
+    # Claims: exact k at a=1 holds; the CrowdClust claim cannot be checked. At a=0.01, b=0
+    # t-STE's 0.7 beats Ls-AD-VC's 0.617 and Ls-EQ-VC's 0.65: it holds, because the unknown
+    # algorithm's 0.9 is not one of the paper's methods and does not decide the verdict.
+    assert row("claim_ls_ad_vc_exact_k_at_a1")["verdict"] == WITHIN
+    assert row("claim_crowdclust_ari_near1_k4_a_ge_0.05_b0.2")["verdict"] == NOT_RUN
+    assert row("claim_tste_best_a0.01_b0")["verdict"] == WITHIN
+    # Ls-AD-VC at a=1 has ARI 1 everywhere -> "good at large a" holds.
+    assert row("claim_ls_ad_vc_good_large_a_any_b")["verdict"] == WITHIN
+    assert "threshold" in row("claim_ls_ad_vc_good_large_a_any_b")["note"]
+
+
+def test_report_index_links(report):
+    text = (report / "report.md").read_text()
+    for link in ("figures/figure2.png", "figures/ari_heatmaps.png", "tables/table1.md", "tables/win_counts.md",
+                 "comparison.md"):
+        assert f"]({link})" in text
+    assert "does not name the a" in text  # the right column's a values are ours
+
+
+def test_unknown_experiment_lists_valid_names(tmp_path):
+    with pytest.raises(ValueError, match="exp1_triplets"):
+        make_report("no_such_experiment", results_dir=tmp_path, records=_records())
+    assert "exp1_triplets" in REPORTS
+
+
+def test_cli_all_without_records(tmp_path, capsys):
+    assert report_main(["all", "--results", str(tmp_path)]) == 1
+    assert "no records" in capsys.readouterr().err
+
+
+def test_markdown_table_and_compare_row():
+    md = markdown_table(pd.DataFrame({"name": ["x|y", "z"], "value": [1.0, math.nan]}))
+    assert md.splitlines() == ["| name | value |", "|:--|--:|", "| x\\|y | 1 |", "| z | – |"]
+    assert compare_row("q", 2.0, 2.9, 1.0)["verdict"] == WITHIN
+    assert compare_row("q", 2.0, 3.0, 1.0)["verdict"] == WITHIN  # the boundary counts as agreement
+    assert compare_row("q", 2.0, 3.2, 1.0)["verdict"] == OUTSIDE
+    r = compare_row("q", 2.0, None, 1.0)
+    assert r["verdict"] == NOT_RUN and math.isnan(r["difference"])
+
+
+def test_missing_reference_names_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("CCEXP_EXPERIMENTS_DIR", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="reference.csv"):
+        load_reference("ukkonen2017")
