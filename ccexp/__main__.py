@@ -62,7 +62,10 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     if cfg.report:
         from .report import make_report
 
-        report_dir = make_report(experiment["name"], results_dir=results, scale=experiment.get("scale"), records=result.records)
+        report_dir = make_report(
+            experiment["name"], results_dir=results, scale=experiment.get("scale"), records=result.records,
+            filter_to_grid=False,  # already this invocation's cases, overrides included
+        )
         log.info("report: %s", report_dir / "comparison.md")
     if uri is not None:
         params = {"experiment": experiment["name"], "scale": experiment.get("scale"), "n_cases": result.n_cases,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -124,9 +125,12 @@ def log_sweep(
                     overall.append(Metric(f"{alg}.{m}_mean", float(g[m].mean()), ts, 0))
     overall.append(Metric("n_cases", float(len(records)), ts, 0))
     client.log_batch(pid, metrics=overall)
-    with_tmp = Path(results_dir) / experiment_name / "records.parquet"
-    if with_tmp.exists():
-        client.log_artifact(pid, str(with_tmp))
+    if len(records):
+        # this invocation's cases only: the store may also hold other scales'
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "records.parquet"
+            records.to_parquet(path, index=False)
+            client.log_artifact(pid, str(path))
     if artifacts_dir is not None and Path(artifacts_dir).exists():
         for sub in ("figures", "tables"):
             d = Path(artifacts_dir) / sub
