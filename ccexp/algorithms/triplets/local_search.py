@@ -8,8 +8,10 @@ the triplets of a vertex cover of the constraint graph (Section IV-B).
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from ..._validation import as_index_array, check_positive_int
 from ...registry import ALGORITHMS
@@ -19,7 +21,7 @@ from .vertex_cover import triplet_vertex_cover
 
 
 def triplet_local_search(
-    triplets: np.ndarray, n_items: int, labels: np.ndarray, max_passes: int = 1000, tie_break: str = "stay"
+    triplets: np.ndarray, n_items: int, labels: np.ndarray, max_passes: int = 1000, tie_break: str = "first"
 ):
     """Run Algorithm 2 from ``labels`` until no item moves.
 
@@ -33,7 +35,7 @@ def triplet_local_search(
     max_passes : int
         Safety cap; with ``tie_break="stay"`` Algorithm 2 terminates on its
         own because every move strictly lowers s(f, T).
-    tie_break : {"stay", "first"}
+    tie_break : {"first", "stay"}
         See :class:`TripletLocalSearch`.
 
     Returns
@@ -41,6 +43,8 @@ def triplet_local_search(
     labels : int64 array
         Contiguous labels ``0 .. h-1`` (the clean-up of line 13).
     n_passes : int
+    converged : bool
+        False if ``max_passes`` ran out while items still moved.
 
     Notes
     -----
@@ -56,6 +60,7 @@ def triplet_local_search(
     if tie_break not in ("stay", "first"):
         raise ValueError(f"tie_break must be 'stay' or 'first', got {tie_break!r}")
     n_passes = 0
+    moved = 1
     while n_passes < max_passes:
         n_passes += 1
         moved, k_new = K.local_search_pass(
@@ -64,7 +69,7 @@ def triplet_local_search(
         k_new = K.relabel_first_appearance(labels, buf)
         if moved == 0:
             break
-    return labels, n_passes
+    return labels, n_passes, moved == 0
 
 
 class TripletLocalSearch(ProblemEstimator):
@@ -77,16 +82,20 @@ class TripletLocalSearch(ProblemEstimator):
     vertex_cover : bool
         Drop the triplets of a vertex cover of the constraint graph first
         (Approx-VC plus redundancy removal, Section IV-B).
-    tie_break : {"stay", "first"}
-        What line 8 does when several clusters are equally good.  ``"stay"``
-        (default) moves an item only on a strict improvement, so the search
-        provably terminates, and prefers a cluster holding evidence for the
-        item over a new one.  ``"first"`` is line 8 read literally: the first
-        minimiser over ids ``1 .. k_new``, so weakly constrained items drift
-        into low-numbered clusters (see experiments/ukkonen2017/README.md for
-        its effect on Table I).
+    tie_break : {"first", "stay"}
+        What line 8 does when several clusters are equally good.
+        ``"first"`` (default) is line 8 as written: the first minimiser over
+        the ids ``1 .. k_new``, even when the item's own cluster is also a
+        minimiser, so weakly constrained items drift into low-numbered
+        clusters.  It reproduces the paper's Table I (notably Ls-EQ-VC's
+        under-segmentation at a = 1); O(|T| + n k) per pass.  ``"stay"``
+        moves an item only on a strict improvement, so the search provably
+        terminates, and prefers a cluster holding evidence for the item over
+        a new one; O(|T| + n) per pass.  See experiments/ukkonen2017/README.md.
     max_passes : int
-        Cap on passes over the items (never reached with ``"stay"``).
+        Cap on passes over the items; reaching it sets ``converged_ = False``,
+        ``status_ = "max_passes"`` and warns (never seen with ``"stay"``,
+        which provably terminates).
     random_state : None
         Accepted for a uniform interface; the algorithm is deterministic
         (items are visited in index order, ties keep an item in place).
@@ -98,6 +107,10 @@ class TripletLocalSearch(ProblemEstimator):
         s(f, T) on the full input (not only on the triplets kept after the
         vertex cover).
     n_passes_ : int
+    converged_ : bool
+        Whether the last pass moved no item.
+    status_ : str
+        ``"ok"``, or ``"max_passes"`` when not converged (recorded by the runner).
     n_removed_ : int
         Triplets dropped by the vertex cover (0 without it).
     timings_ : dict
@@ -113,7 +126,7 @@ class TripletLocalSearch(ProblemEstimator):
 
     supervision = "triplets"
 
-    def __init__(self, init="different", vertex_cover=True, tie_break="stay", max_passes=1000, random_state=None):
+    def __init__(self, init="different", vertex_cover=True, tie_break="first", max_passes=1000, random_state=None):
         self.init = init
         self.vertex_cover = vertex_cover
         self.tie_break = tie_break
@@ -153,7 +166,16 @@ class TripletLocalSearch(ProblemEstimator):
             init = np.arange(n_items, dtype=np.int64)
         else:
             init = np.zeros(n_items, dtype=np.int64)
-        self.labels_, self.n_passes_ = triplet_local_search(T_used, n_items, init, max_passes, self.tie_break)
+        self.labels_, self.n_passes_, self.converged_ = triplet_local_search(
+            T_used, n_items, init, max_passes, self.tie_break
+        )
+        self.status_ = "ok" if self.converged_ else "max_passes"
+        if not self.converged_:
+            warnings.warn(
+                f"local search stopped after max_passes={max_passes} passes with items still moving",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
         t2 = time.perf_counter()
         self.objective_ = int(K.triplet_cost(T, self.labels_))
         self.timings_ = {"vertex_cover": t1 - t0, "local_search": t2 - t1}
@@ -169,7 +191,7 @@ class TripletLocalSearch(ProblemEstimator):
 class LsEQ(TripletLocalSearch):
     """Ls-EQ: Algorithm 2 from "all equal", on all triplets."""
 
-    def __init__(self, init="equal", vertex_cover=False, tie_break="stay", max_passes=1000, random_state=None):
+    def __init__(self, init="equal", vertex_cover=False, tie_break="first", max_passes=1000, random_state=None):
         super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
 
 
@@ -177,7 +199,7 @@ class LsEQ(TripletLocalSearch):
 class LsAD(TripletLocalSearch):
     """Ls-AD: Algorithm 2 from "all different", on all triplets."""
 
-    def __init__(self, init="different", vertex_cover=False, tie_break="stay", max_passes=1000, random_state=None):
+    def __init__(self, init="different", vertex_cover=False, tie_break="first", max_passes=1000, random_state=None):
         super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
 
 
@@ -185,7 +207,7 @@ class LsAD(TripletLocalSearch):
 class LsEQVC(TripletLocalSearch):
     """Ls-EQ-VC: the vertex-cover clean-up, then Algorithm 2 from "all equal"."""
 
-    def __init__(self, init="equal", vertex_cover=True, tie_break="stay", max_passes=1000, random_state=None):
+    def __init__(self, init="equal", vertex_cover=True, tie_break="first", max_passes=1000, random_state=None):
         super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
 
 
@@ -193,5 +215,5 @@ class LsEQVC(TripletLocalSearch):
 class LsADVC(TripletLocalSearch):
     """Ls-AD-VC (the paper's method): vertex cover, then Algorithm 2 from "all different"."""
 
-    def __init__(self, init="different", vertex_cover=True, tie_break="stay", max_passes=1000, random_state=None):
+    def __init__(self, init="different", vertex_cover=True, tie_break="first", max_passes=1000, random_state=None):
         super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
