@@ -34,3 +34,13 @@ def exp1_ci_run(tmp_path_factory):
         cwd=out,
     )
     return out, proc
+
+
+def require_data(relpath: str) -> pathlib.Path:
+    """The path of a real data file under $CCEXP_DATA_DIR, or skip naming the file."""
+    from ccexp.data.files import data_dir
+
+    path = data_dir() / relpath
+    if not path.is_file():
+        pytest.skip(f"needs the data file {relpath} under CCEXP_DATA_DIR={data_dir()} (see ../shared/datasets/SOURCES.md)")
+    return path

@@ -1,7 +1,13 @@
-"""Algorithms, one subpackage per family, behind one registry."""
+"""Algorithms, one subpackage per family, behind one registry.
 
+Each family subpackage (``triplets/``, ...) registers its estimators on
+import (``@ALGORITHMS.register("name")``); this package imports them all.
+"""
+
+from .._plugins import import_submodules
 from ..registry import ALGORITHMS
-from . import triplets  # noqa: F401  (registers)
+
+import_submodules(__name__, __path__, skip=("base",))
 
 
 def make_algorithm(name: str, **params):

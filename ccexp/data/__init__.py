@@ -1,8 +1,15 @@
-"""Datasets: synthetic generators and file loaders, behind one registry."""
+"""Datasets: synthetic generators and file loaders, behind one registry.
 
+Every module of this package registers its datasets on import
+(``@DATASETS.register("name")``); loaders of real files use
+:func:`ccexp.data.files.data_file`.
+"""
+
+from .._plugins import import_submodules
 from ..registry import DATASETS
-from . import synthetic  # noqa: F401  (registers)
 from .dataset import Dataset
+
+import_submodules(__name__, __path__, skip=("dataset", "files"))
 
 
 def load_dataset(name: str, random_state=None, **params) -> Dataset:

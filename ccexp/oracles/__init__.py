@@ -1,14 +1,15 @@
 """Oracles: the noise models that turn a dataset into a :class:`Problem`.
 
 An oracle sees the ground truth in order to simulate supervision; the
-problem it returns never carries it.
+problem it returns never carries it.  Every module of this package registers
+its oracles on import (``@ORACLES.register("name")``).
 """
 
+from .._plugins import import_submodules
 from ..registry import ORACLES
-from .triplets import generate_triplets, recorded_oracle, triplets_oracle
+from .triplets import generate_triplets
 
-ORACLES.register("triplets")(triplets_oracle)
-ORACLES.register("recorded")(recorded_oracle)
+import_submodules(__name__, __path__)
 
 
 def make_problem(oracle: str, dataset, random_state=None, **params):
@@ -17,7 +18,7 @@ def make_problem(oracle: str, dataset, random_state=None, **params):
     Examples
     --------
     >>> from ccexp import load_dataset
-    >>> prob = make_problem("triplets", load_dataset("synthetic_labels", n=20, k=2),
+    >>> prob = make_problem("triplets", load_dataset("synthetic_labels", n=20, k=2, random_state=0),
     ...                     fraction=0.5, noise=0.1, random_state=0)
     >>> prob.triplets.shape
     (570, 3)

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._validation import check_fraction, check_probability, unknown_name_error
 from ..problem import Problem
+from ..registry import ORACLES
 from . import _triplet_kernels as K
 
 AMBIGUOUS_RULES = {
@@ -115,6 +116,7 @@ def generate_triplets(
     return triplets, info
 
 
+@ORACLES.register("triplets")
 def triplets_oracle(
     dataset, fraction=1.0, noise=0.0, ambiguous="rotate", order="shuffled", random_state=None
 ) -> Problem:
@@ -125,6 +127,7 @@ def triplets_oracle(
     return Problem(n_items=dataset.n_items, triplets=triplets, meta=info)
 
 
+@ORACLES.register("recorded")
 def recorded_oracle(dataset, random_state=None) -> Problem:
     """Pass a dataset's recorded triplets (e.g. crowdsourced ones) through."""
     if dataset.triplets is None:

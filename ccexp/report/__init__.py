@@ -26,14 +26,23 @@ import pandas as pd
 if "matplotlib.pyplot" not in sys.modules:
     matplotlib.use("Agg")
 
-from . import ukkonen2017  # noqa: E402  (after the backend choice)
+import importlib  # noqa: E402
+import pkgutil  # noqa: E402
 
 log = logging.getLogger("ccexp.report")
 
-#: Experiment name -> report function ``f(records, out_dir, scale, n_grid_instances=None)``.
-REPORTS: dict[str, Callable[..., None]] = {
-    "exp1_triplets": ukkonen2017.report_exp1,
-}
+#: Experiment name -> report function ``f(records, out_dir, scale, n_grid_instances=None)``,
+#: gathered from every paper module of this package (each defines its own ``REPORTS``),
+#: so adding a paper's report never edits this file.
+REPORTS: dict[str, Callable[..., None]] = {}
+for _info in pkgutil.iter_modules(__path__):
+    if _info.name.startswith("_") or _info.name == "common":
+        continue
+    _module = importlib.import_module(f"{__name__}.{_info.name}")
+    for _name, _fn in getattr(_module, "REPORTS", {}).items():
+        if _name in REPORTS:
+            raise ValueError(f"report {_name!r} is defined twice")
+        REPORTS[_name] = _fn
 
 __all__ = ["REPORTS", "make_report", "read_scale", "read_records"]
 

@@ -896,3 +896,7 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
         "",
     ]
     (out_dir / "report.md").write_text("\n".join(index), encoding="utf-8")
+
+
+#: experiments this module reports (collected by ccexp.report)
+REPORTS = {"exp1_triplets": report_exp1}
