@@ -149,3 +149,13 @@ def test_killed_sweep_completes_on_rerun(tmp_path):
     df = pd.read_parquet(tmp_path / "exp1_triplets" / "records.parquet")
     assert sorted(df["case_id"]) == sorted(c.case_id for c in cases)
     assert not list(parts.glob("part-*.parquet"))
+
+
+def test_sweeping_names_starts_from_each_names_own_config(tmp_path):
+    exp = dict(SMALL, sweep={"oracle": {"name": ["triplets", "recorded"]}}, trials=1, single_trial=[])
+    cases = expand(exp, DATASET, {"name": "triplets", "fraction": 0.5, "noise": 0.1})
+    oracles = {c.instance.oracle["name"]: c.instance.oracle for c in cases}
+    assert oracles["recorded"] == {"name": "recorded"}  # no triplet parameters leaked in
+    assert oracles["triplets"]["fraction"] == 1.0  # conf/oracle/triplets.yaml, not the base config
+    with pytest.raises(ValueError, match="unknown dataset 'nope'; valid datasets are: synthetic_labels"):
+        expand(dict(SMALL, sweep={"dataset": {"name": ["nope"]}}), DATASET, ORACLE)

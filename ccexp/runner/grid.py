@@ -83,6 +83,16 @@ def algorithm_defaults(name: str) -> dict:
     return dict(cfg.get("params") or {})
 
 
+def group_defaults(group: str, name: str) -> dict:
+    """The config ``conf/<group>/<name>.yaml`` as a dict (``name`` included)."""
+    path = resources.files("ccexp.conf").joinpath(group, f"{name}.yaml")
+    if not path.is_file():
+        folder = resources.files("ccexp.conf").joinpath(group)
+        valid = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+        raise ValueError(f"unknown {group} {name!r}; valid {group}s are: {', '.join(valid)}")
+    return dict(OmegaConf.to_container(OmegaConf.load(str(path)), resolve=True))
+
+
 def apply_scale(experiment: DictConfig, overrides: list[str] | None = None) -> dict:
     """The experiment config with its ``presets[scale]`` merged in.
 
@@ -120,7 +130,10 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
         under ``dataset`` / ``oracle``), optional ``single_trial`` (list of
         flat settings run once) and ``algorithm_params``.
     dataset, oracle : dict
-        Base configs (with ``name``) that the sweep values override.
+        Base configs (with ``name``) that the sweep values override.  When
+        the sweep sets ``dataset.name`` (or ``oracle.name``), that value's own
+        ``conf/dataset/<name>.yaml`` replaces the base config, and the other
+        swept values apply on top.
     """
     sweep = flatten(experiment.get("sweep") or {})
     for key in sweep:
@@ -136,7 +149,10 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
     cases = []
     for values in itertools.product(*(sweep[k] for k in keys)):
         setting = dict(zip(keys, values))
-        ds, orc = dict(dataset), dict(oracle)
+        # A swept name starts from that dataset's / oracle's own config, so
+        # the base config's parameters never leak into another loader.
+        ds = group_defaults("dataset", setting["dataset.name"]) if "dataset.name" in setting else dict(dataset)
+        orc = group_defaults("oracle", setting["oracle.name"]) if "oracle.name" in setting else dict(oracle)
         for k, v in setting.items():
             group, name = k.split(".", 1)
             (ds if group == "dataset" else orc)[name] = v
