@@ -206,6 +206,8 @@ def score(labels, y, problem=None) -> dict:
     """
     labels = check_labels(labels, "labels")
     out = clustering_metrics(labels, y)
+    if y is not None:
+        out["classification_error"] = classification_error(y, labels)
     if problem is not None:
         # Imported here: objectives depend on algorithms' cost functions,
         # and metrics must stay importable without them.
@@ -213,3 +215,26 @@ def score(labels, y, problem=None) -> dict:
 
         out.update(problem_objective(labels, problem))
     return out
+
+
+def classification_error(y_true, y_pred) -> float:
+    """Classification error EC of Gionis, Mannila and Tsaparas (2007, Section 5.2).
+
+    Every cluster is credited with its majority class:
+    ``EC = sum_i (s_i - m_i) / n`` for clusters of sizes ``s_i`` whose
+    majority class has ``m_i`` members (the paper's definition; it falls
+    to 0 for all singletons, so read it together with the number of
+    clusters).
+
+    Examples
+    --------
+    >>> classification_error([0, 0, 1, 1], [0, 0, 0, 1])
+    0.25
+    """
+    from sklearn.metrics.cluster import contingency_matrix
+
+    y_true, y_pred = _check_pair(y_true, y_pred)
+    if y_true.shape[0] == 0:
+        return 0.0
+    table = contingency_matrix(y_true, y_pred)  # classes x clusters
+    return float(1.0 - table.max(axis=0).sum() / y_true.shape[0])

@@ -1,0 +1,271 @@
+"""Numba kernels of clustering aggregation (Gionis, Mannila and Tsaparas 2007).
+
+Every kernel reads the input clusterings as an item-major code matrix
+``codes[u, j]`` (the label of item ``u`` in clustering ``j``, renumbered to
+``0 .. L_j - 1``, ``-1`` for a missing value) and ``q = 1 - p``, the expected
+disagreement a missing value contributes (Section 2: a clustering with a
+missing value on a pair is a coin that puts the pair together with
+probability ``p``).  Then
+
+    m * X_uv = #{j : both present and codes differ} + q * #{j : one missing},
+
+an O(m) function of two rows, so no kernel needs the n x n matrix.
+
+Per-cluster histograms ``hist[c, off[j] + code]`` (with one extra slot per
+clustering, ``off[j] + L_j``, counting the members missing in ``j``) give
+``M(v, C) = sum_{u in C} X_vu`` of Section 4 in O(m):
+
+    m * M(v, C) = sum_j  q |C|                                   if v misses j
+                         |C| - (1 - q) miss(C, j) - hist(C, v_j) otherwise.
+
+Kernels are pure functions of their arrays, without fastmath: the values
+of the objective are sums of multiples of ``q / m`` and come out the same on
+every run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Tolerance for comparing sums of multiples of q/m against thresholds
+# (exact for q = 1/2; guards the rounding of other q).
+EPS = 1e-9
+
+
+@njit(cache=True)
+def pair_x(codes, u, v, q):
+    """m * X_uv for items ``u``, ``v`` (O(m))."""
+    m = codes.shape[1]
+    s = 0.0
+    for j in range(m):
+        a = codes[u, j]
+        b = codes[v, j]
+        if a < 0 or b < 0:
+            s += q
+        elif a != b:
+            s += 1.0
+    return s
+
+
+@njit(cache=True)
+def condensed_x(codes, q):
+    """X as a condensed distance vector (scipy's order), O(n^2 m) time and n^2/2 floats."""
+    n, m = codes.shape
+    out = np.empty(n * (n - 1) // 2, dtype=np.float64)
+    k = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            out[k] = pair_x(codes, u, v, q) / m
+            k += 1
+    return out
+
+
+@njit(cache=True)
+def lower_bound_kernel(codes, counts, q):
+    """sum over pairs of min(X, 1 - X), for distinct rows ``codes`` of multiplicities ``counts``.
+
+    Identical rows share X, so pairs are weighted by ``counts[r] * counts[s]``
+    (and ``C(counts[r], 2)`` within a row): O(U^2 m) for U distinct rows.
+    """
+    U, m = codes.shape
+    total = 0.0
+    for r in range(U):
+        cr = counts[r]
+        if cr > 1:
+            x = pair_x(codes, r, r, q) / m
+            total += 0.5 * cr * (cr - 1) * min(x, 1.0 - x)
+        for s in range(r + 1, U):
+            x = pair_x(codes, r, s, q) / m
+            total += cr * counts[s] * min(x, 1.0 - x)
+    return total
+
+
+@njit(cache=True)
+def furthest_pair(codes, q):
+    """The first pair (u < v) of largest X, and m * X of it; O(n^2 m)."""
+    n = codes.shape[0]
+    best = -1.0
+    bu = 0
+    bv = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            x = pair_x(codes, u, v, q)
+            if x > best + EPS:
+                best = x
+                bu = u
+                bv = v
+    return bu, bv, best
+
+
+@njit(cache=True)
+def assign_to_new_center(codes, q, c, center_id, best_center, best_dist):
+    """Move every item strictly closer to item ``c`` than to its current centre (O(n m))."""
+    n = codes.shape[0]
+    for v in range(n):
+        x = pair_x(codes, v, c, q)
+        if x < best_dist[v] - EPS:
+            best_dist[v] = x
+            best_center[v] = center_id
+    best_dist[c] = 0.0
+    best_center[c] = center_id
+
+
+@njit(cache=True)
+def balls_kernel(codes, q, order, alpha):
+    """The BALLS algorithm of Section 4 over items visited in ``order``; O(n^2 m) worst case.
+
+    For the first unclustered ``u``: S = unclustered ``v`` with X_uv <= 1/2;
+    S + {u} is a cluster if the mean of X_uv over S is at most ``alpha``,
+    else ``u`` is a singleton.
+    """
+    n, m = codes.shape
+    labels = np.full(n, -1, dtype=np.int64)
+    ball = np.empty(n, dtype=np.int64)
+    half = 0.5 * m
+    k = 0
+    for t in range(n):
+        u = order[t]
+        if labels[u] >= 0:
+            continue
+        size = 0
+        s = 0.0
+        for v in range(n):
+            if v == u or labels[v] >= 0:
+                continue
+            x = pair_x(codes, u, v, q)
+            if x <= half + EPS:
+                ball[size] = v
+                size += 1
+                s += x
+        labels[u] = k
+        if size > 0 and s <= alpha * m * size + EPS:
+            for i in range(size):
+                labels[ball[i]] = k
+        k += 1
+    return labels
+
+
+@njit(cache=True)
+def build_histograms(codes, off, labels, hist, sizes):
+    """Fill per-cluster histograms (slot ``off[j] + L_j`` counts missing values)."""
+    n, m = codes.shape
+    for v in range(n):
+        c = labels[v]
+        if c < 0:
+            continue
+        sizes[c] += 1
+        for j in range(m):
+            a = codes[v, j]
+            if a < 0:
+                hist[c, off[j + 1] - 1] += 1
+            else:
+                hist[c, off[j] + a] += 1
+
+
+@njit(cache=True)
+def m_times_m(codes, off, q, v, hist, c, size):
+    """m * M(v, C) = m * sum_{u in C} X_vu from C's histogram (O(m))."""
+    m = codes.shape[1]
+    s = 0.0
+    for j in range(m):
+        a = codes[v, j]
+        if a < 0:
+            s += q * size
+        else:
+            miss = hist[c, off[j + 1] - 1]
+            s += size - (1.0 - q) * miss - hist[c, off[j] + a]
+    return s
+
+
+@njit(cache=True)
+def _hist_update(codes, off, v, hist, c, delta):
+    m = codes.shape[1]
+    for j in range(m):
+        a = codes[v, j]
+        if a < 0:
+            hist[c, off[j + 1] - 1] += delta
+        else:
+            hist[c, off[j] + a] += delta
+
+
+@njit(cache=True)
+def local_search_pass(codes, off, q, labels, hist, sizes, active, pos, n_active, free, n_free):
+    """One LOCALSEARCH pass (Section 4): each item to its best cluster or a new one.
+
+    Moving ``v`` into cluster C changes d(C) by ``2 M(v, C) - |C|`` relative
+    to a singleton (the terms of d(v, C_i) that depend on i), so the best
+    destination minimises it over the active clusters, and the singleton
+    scores 0.  ``v`` moves only on a strict improvement.  O(k m) per item,
+    O(n k m) per pass, k the number of clusters.
+
+    ``active[:n_active]`` lists the non-empty cluster ids, ``pos[c]`` the place
+    of ``c`` in it; ``free[:n_free]`` the unused ids.  Returns the number of
+    moves, n_active and n_free.
+    """
+    n, m = codes.shape
+    n_moved = 0
+    for v in range(n):
+        c0 = labels[v]
+        _hist_update(codes, off, v, hist, c0, -1)
+        sizes[c0] -= 1
+        # value of staying: its cluster without v (0 if v was alone)
+        if sizes[c0] > 0:
+            stay = 2.0 * m_times_m(codes, off, q, v, hist, c0, sizes[c0]) - m * sizes[c0]
+        else:
+            stay = 0.0
+        best = stay
+        best_c = c0
+        for t in range(n_active):
+            c = active[t]
+            if c == c0 or sizes[c] == 0:
+                continue
+            val = 2.0 * m_times_m(codes, off, q, v, hist, c, sizes[c]) - m * sizes[c]
+            if val < best - EPS:
+                best = val
+                best_c = c
+        if sizes[c0] > 0 and 0.0 < best - EPS:
+            best = 0.0
+            best_c = -1  # a new singleton
+        if best_c != c0:
+            n_moved += 1
+            if best_c == -1:
+                n_free -= 1
+                best_c = free[n_free]
+                active[n_active] = best_c
+                pos[best_c] = n_active
+                n_active += 1
+            if sizes[c0] == 0:
+                # retire c0: swap it out of the active list
+                t = pos[c0]
+                last = active[n_active - 1]
+                active[t] = last
+                pos[last] = t
+                n_active -= 1
+                free[n_free] = c0
+                n_free += 1
+        labels[v] = best_c
+        _hist_update(codes, off, v, hist, best_c, 1)
+        sizes[best_c] += 1
+    return n_moved, n_active, n_free
+
+
+@njit(cache=True)
+def assign_to_clusters(codes, off, q, hist, sizes, k, out):
+    """The post-processing of SAMPLING (Section 4.1): each item to its best cluster of 0..k-1.
+
+    ``out[v]`` is the cluster minimising ``2 M(v, C) - |C|`` if that is
+    negative (joining beats staying alone), else -1.  O(n k m).
+    """
+    n, m = codes.shape
+    for v in range(n):
+        best = 0.0
+        best_c = -1
+        for c in range(k):
+            if sizes[c] == 0:
+                continue
+            val = 2.0 * m_times_m(codes, off, q, v, hist, c, sizes[c]) - m * sizes[c]
+            if val < best - EPS:
+                best = val
+                best_c = c
+        out[v] = best_c

@@ -1,0 +1,121 @@
+"""SAMPLING (Gionis et al. 2007, Section 4.1): cluster a sample, assign the rest."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ...registry import ALGORITHMS
+from . import _kernels as K
+from .estimator import AggregationEstimator
+from .weights import EncodedClusterings
+
+
+@ALGORITHMS.register("sampling")
+class Sampling(AggregationEstimator):
+    """Run an aggregation algorithm on a uniform sample and extend it in linear time.
+
+    1. Draw ``sample_size`` items uniformly without replacement and cluster
+       them with ``algorithm``.
+    2. Put every other item into the sample cluster C minimising
+       ``2 M(v, C) - |C|`` (the LOCALSEARCH rule) when that is negative,
+       i.e. when the mean distance to C is below 1/2; otherwise the item is
+       left a singleton. Clusters are those of the sample (not updated
+       during the pass), so the result does not depend on the visiting order.
+    3. Cluster the singletons again: the paper re-runs the aggregation on
+       them; when there are more of them than ``sample_size`` this step is
+       itself a SAMPLING run (recursively), so no step is quadratic in n.
+
+    With ``sample_size >= n`` the wrapped algorithm runs on all items and
+    the result is exactly its own.
+
+    Parameters
+    ----------
+    algorithm : str, default "furthest"
+        Registry name of the wrapped aggregation algorithm.
+    algorithm_params : dict or None
+        Its parameters.
+    sample_size : int, default 1000
+    p : float or None
+        Missing-value coin.
+    random_state : int, Generator or None
+        Draws the samples.
+
+    Attributes
+    ----------
+    timings_ : dict
+        Seconds in ``sample`` (clustering the samples), ``assign`` and
+        ``singletons`` (summed over recursion levels).
+    n_levels_ : int
+        Recursion depth used (1 without a singleton re-run by sampling).
+
+    Notes
+    -----
+    O(s^2 m) for a quadratic wrapped algorithm on s sampled items, plus
+    O(n k m) for the assignment with k sample clusters.
+    """
+
+    def __init__(self, algorithm="furthest", algorithm_params=None, sample_size=1000, p=None, random_state=None):
+        self.algorithm = algorithm
+        self.algorithm_params = algorithm_params
+        self.sample_size = sample_size
+        self.p = p
+        self.random_state = random_state
+
+    def _inner(self) -> AggregationEstimator:
+        if self.algorithm == "sampling" or self.algorithm not in ALGORITHMS:
+            raise ValueError(f"algorithm must name an aggregation algorithm other than 'sampling', got {self.algorithm!r}")
+        est = ALGORITHMS.get(self.algorithm)(**dict(self.algorithm_params or {}))
+        if not isinstance(est, AggregationEstimator):
+            raise ValueError(f"algorithm={self.algorithm!r} is not a clustering-aggregation algorithm")
+        if "random_state" in est.get_params():
+            est.set_params(random_state=self.random_state)
+        return est
+
+    def _cluster(self, enc: EncodedClusterings) -> np.ndarray:
+        s = int(self.sample_size)
+        if s < 1:
+            raise ValueError(f"sample_size must be >= 1, got {self.sample_size!r}")
+        self._timing = {"sample": 0.0, "assign": 0.0, "singletons": 0.0}
+        self.n_levels_ = 0
+        rng = np.random.default_rng(self.random_state)
+        labels = self._level(enc, s, rng, np.arange(enc.n_items))
+        self.timings_ = dict(self._timing)
+        return labels
+
+    def _run_inner(self, enc: EncodedClusterings) -> np.ndarray:
+        est = self._inner()
+        est.p = 1.0 - enc.q
+        return est._fit_encoded(enc).labels_
+
+    def _level(self, enc: EncodedClusterings, s: int, rng, items: np.ndarray) -> np.ndarray:
+        """Labels of ``enc.subset(items)``; recursion on the singletons."""
+        n = items.shape[0]
+        self.n_levels_ += 1
+        sub = enc.subset(items)
+        t0 = time.perf_counter()
+        if n <= s:
+            labels = self._run_inner(sub)
+            self._timing["sample" if self.n_levels_ == 1 else "singletons"] += time.perf_counter() - t0
+            return labels
+        sample = np.sort(rng.choice(n, size=s, replace=False))
+        sample_labels = self._run_inner(sub.subset(sample))
+        k = int(sample_labels.max()) + 1
+        t1 = time.perf_counter()
+        self._timing["sample"] += t1 - t0
+
+        hist = np.zeros((k, int(enc.off[-1])), dtype=np.int64)
+        sizes = np.zeros(k, dtype=np.int64)
+        K.build_histograms(sub.codes[sample], enc.off, sample_labels, hist, sizes)
+        labels = np.empty(n, dtype=np.int64)
+        K.assign_to_clusters(sub.codes, enc.off, enc.q, hist, sizes, k, labels)
+        labels[sample] = sample_labels
+        t2 = time.perf_counter()
+        self._timing["assign"] += t2 - t1
+
+        alone = np.flatnonzero(labels < 0)
+        if alone.size:
+            rest = self._level(sub, s, rng, alone)
+            labels[alone] = k + rest
+        return labels
