@@ -259,7 +259,7 @@ def test_sampling_assignment_follows_the_local_search_rule():
         else:  # left alone, then clustered with the other singletons
             assert lab[v] not in clusters
     assert ccexp.metrics.adjusted_rand(truth, lab) > 0.99
-    assert set(est.timings_) == {"sample", "assign", "singletons"}
+    assert {"sample", "assign", "singletons"} <= set(est.timings_)
 
 
 def test_sampling_reclusters_singletons_recursively():
