@@ -1,15 +1,19 @@
 """Triplet correlation clustering (Ukkonen 2017): Algorithms 1 and 2."""
 
 from .approx import TripletApprox, triplet_cc_instance
+from .crowdclust import CrowdClustDPMM
 from .local_search import LsAD, LsADVC, LsEQ, LsEQVC, TripletLocalSearch, triplet_local_search
 from .objective import triplet_objective
+from .tste import TSTEDPMM, tste_embedding
 from .vertex_cover import consistent_triplets, triplet_vertex_cover
 
 __all__ = [
+    "CrowdClustDPMM",
     "LsAD",
     "LsADVC",
     "LsEQ",
     "LsEQVC",
+    "TSTEDPMM",
     "TripletApprox",
     "TripletLocalSearch",
     "consistent_triplets",
@@ -17,4 +21,5 @@ __all__ = [
     "triplet_local_search",
     "triplet_objective",
     "triplet_vertex_cover",
+    "tste_embedding",
 ]

@@ -1,0 +1,119 @@
+"""The clustering step shared by the embedding baselines of Ukkonen (2017), Section V.
+
+Ukkonen clusters the t-STE and CrowdClust embeddings with MB-VDP, the
+Dirichlet-process mixture of Gomes, Welling and Perona (CVPR 2008), because
+it, like the correlation-clustering methods, chooses its own number of
+clusters.  MB-VDP is not available here; scikit-learn's variational
+:class:`~sklearn.mixture.BayesianGaussianMixture` with a (truncated)
+Dirichlet-process prior on the weights stands in for it
+(experiments/ukkonen2017/README.md).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.mixture import BayesianGaussianMixture
+from threadpoolctl import threadpool_limits
+
+from ..._validation import check_positive_int
+
+
+def dp_mixture_labels(
+    embedding,
+    max_components: int = 30,
+    covariance_type: str = "full",
+    weight_concentration_prior=None,
+    max_iter: int = 500,
+    n_init: int = 1,
+    reg_covar: float = 1e-4,
+    random_state=None,
+):
+    """Cluster the rows of ``embedding`` with a Dirichlet-process Gaussian mixture.
+
+    Parameters
+    ----------
+    embedding : float array (n, d)
+    max_components : int
+        Truncation level of the stick-breaking prior: an upper bound on the
+        number of clusters, not a choice of it (capped at n).
+    covariance_type : {"full", "tied", "diag", "spherical"}
+    weight_concentration_prior : float, optional
+        The DP concentration; scikit-learn's default ``1 / max_components``
+        when None.
+    max_iter, n_init : int
+        Variational EM iterations and restarts.
+    reg_covar : float
+        Added to the diagonal of every covariance, in units of the
+        embedding's overall variance, and to the Wishart prior's scale
+        matrix (scikit-learn's default: the empirical covariance).  The
+        embedding is centred and scaled to unit overall standard deviation
+        first: t-STE and CrowdClust embeddings have arbitrary scale, and
+        clean evidence can put all items in a lower-dimensional subspace
+        (three tight clusters span a plane), where the empirical covariance
+        is singular and scikit-learn's fit fails.
+    random_state : int, Generator or None
+        Seeds the mixture's k-means initialisation.
+
+    Returns
+    -------
+    labels : int64 array (n,)
+        Contiguous cluster ids ``0 .. h-1`` in order of first appearance
+        (components that win no item are not clusters).
+    converged : bool
+        Whether variational EM converged within ``max_iter``.
+    """
+    E = np.asarray(embedding, dtype=np.float64)
+    if E.ndim != 2 or not np.isfinite(E).all():
+        raise ValueError(f"embedding must be a finite 2-d array, got shape {E.shape}")
+    n = E.shape[0]
+    max_components = check_positive_int(max_components, "max_components")
+    if n < 2:
+        return np.zeros(n, dtype=np.int64), True
+    # A degenerate embedding (all rows equal, e.g. no evidence at all) has
+    # no covariance to fit: it is one cluster.
+    if np.ptp(E, axis=0).max() <= 0.0:
+        return np.zeros(n, dtype=np.int64), True
+    E = E - E.mean(axis=0)
+    E = E / np.sqrt(np.mean(E * E))
+    seed = _seed(random_state)
+    bgm = BayesianGaussianMixture(
+        n_components=min(max_components, n),
+        covariance_type=covariance_type,
+        weight_concentration_prior_type="dirichlet_process",
+        weight_concentration_prior=weight_concentration_prior,
+        max_iter=max_iter,
+        n_init=n_init,
+        reg_covar=reg_covar,
+        covariance_prior=_covariance_prior(E, covariance_type, reg_covar),
+        random_state=seed,
+    )
+    # Small dense algebra (n x d, d ~ 4): BLAS threads only add overhead.
+    with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
+        # Reported through the return value (the estimators record it).
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        raw = bgm.fit_predict(E)
+    _, first = np.unique(raw, return_index=True)
+    order = raw[np.sort(first)]
+    remap = np.empty(raw.max() + 1, dtype=np.int64)
+    remap[order] = np.arange(order.shape[0])
+    return remap[raw], bool(bgm.converged_)
+
+
+def _covariance_prior(E, covariance_type: str, reg: float):
+    """scikit-learn's default Wishart scale (the data's covariance), kept positive definite."""
+    cov = np.atleast_2d(np.cov(E.T)) + reg * np.eye(E.shape[1])
+    if covariance_type in ("full", "tied"):
+        return cov
+    if covariance_type == "diag":
+        return np.diag(cov).copy()
+    return float(np.mean(np.diag(cov)))
+
+
+def _seed(random_state) -> int:
+    """An int seed for scikit-learn from an int, a numpy Generator or None."""
+    if random_state is None or isinstance(random_state, (int, np.integer)):
+        return None if random_state is None else int(random_state) % (2**32)
+    return int(np.random.default_rng(random_state).integers(2**32))
