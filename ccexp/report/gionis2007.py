@@ -1,0 +1,240 @@
+"""Report of Gionis, Mannila and Tsaparas (2007), Clustering aggregation.
+
+* ``agg_categorical``: Tables 2 (Votes) and 3 (Mushrooms): k, EC (%), ED for
+  every algorithm, the class labels and the lower bound.
+* ``agg_census``: the Census result of Section 5.2 (SAMPLING + FURTHEST).
+* ``agg_robustness``: Figure 3 (five input clusterings and their aggregation).
+* ``agg_outliers``: Figure 4 (aggregated k-means runs with noise).
+
+Records carry k, EC, ED and the lower bound; what they cannot carry (the
+class labels' own ED, the input clusterings, labels to draw) is recomputed
+from the experiment's instances, which are reproducible from their keys.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .common import compare_row, is_missing, load_reference, markdown_table, ok_records, write_table
+
+PAPER = "gionis2007"
+ORDER = ["best_clustering", "agglomerative", "furthest", "balls", "local_search", "sampling"]
+DISPLAY = {
+    "class_labels": "Class labels", "lower_bound": "Lower bound", "best_clustering": "BestClustering",
+    "agglomerative": "Agglomerative", "furthest": "Furthest", "balls": "Balls", "local_search": "LocalSearch",
+    "sampling": "Sampling", "rock": "ROCK", "limbo": "LIMBO",
+}
+
+
+def _instances(name: str, scale: str):
+    """(instance, dataset, problem) for every instance of the experiment's grid."""
+    from ..runner.config import experiment_cases
+    from ..runner.execute import build_problem
+
+    _, cases = experiment_cases(name, scale)
+    seen = {}
+    for c in cases:
+        seen.setdefault(c.instance.instance_id, c.instance)
+    for inst in seen.values():
+        dataset, problem = build_problem(inst)
+        yield inst, dataset, problem
+
+
+def _write_comparison(rows: list[dict], out_dir: Path, title: str) -> None:
+    df = pd.DataFrame(rows)
+    if len(df):
+        df.to_csv(out_dir / "comparison.csv", index=False)
+        cols = [c for c in ["dataset", "quantity", "algorithm", "paper", "ours", "difference", "tolerance", "verdict", "note"]
+                if c in df]
+        body = markdown_table(df[cols], digits=3)
+    else:
+        body = "(no rows)\n"
+    text = f"# {title}: comparison with the paper\n\nReference: experiments/{PAPER}/reference.csv.\n\n" + body
+    (out_dir / "comparison.md").write_text(text, encoding="utf-8")
+
+
+def _agg(ok: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    ok = ok.assign(classification_error_pct=100.0 * ok["classification_error"])
+    return ok.groupby(by, dropna=False).agg(
+        k=("n_clusters", "mean"), ec_pct=("classification_error_pct", "mean"), ed=("objective", "mean"),
+        lower_bound=("lower_bound", "mean"), ari=("ari", "mean"), seconds=("fit_seconds", "median"),
+        trials=("trial", "count"),
+    ).reset_index()
+
+
+def _compare(ref: pd.DataFrame, ours: dict, experiment: str) -> list[dict]:
+    """One comparison row per reference row; ``ours[(dataset, algorithm, quantity)]`` -> value."""
+    rows = []
+    for r in ref[ref.experiment == experiment].itertuples():
+        val = ours.get((r.dataset, r.algorithm, r.quantity))
+        note = r.source + ("" if not is_missing(val) else " — not run")
+        row = compare_row(r.quantity, r.value, val, r.tolerance, algorithm=r.algorithm, note=note)
+        row["dataset"] = r.dataset
+        rows.append(row)
+    return rows
+
+
+# ----------------------------------------------------------------- Tables 2, 3
+def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    from ..metrics import classification_error
+    from ..objectives import problem_objective
+
+    out_dir = Path(out_dir)
+    ok, _ = ok_records(records)
+    stats = _agg(ok, ["dataset", "algorithm"]) if len(ok) else pd.DataFrame()
+    ours: dict = {}
+    tables = []
+    for inst, dataset, problem in _instances("agg_categorical", scale):
+        name = dataset.name
+        truth = problem_objective(dataset.y, problem)
+        rows = [
+            {"algorithm": DISPLAY["class_labels"], "k": dataset.n_classes, "EC (%)": 0.0, "ED": truth["objective"]},
+            {"algorithm": DISPLAY["lower_bound"], "k": None, "EC (%)": None, "ED": truth["lower_bound"]},
+        ]
+        ours[(name, "class_labels", "objective")] = truth["objective"]
+        ours[(name, "", "lower_bound")] = truth["lower_bound"]
+        ours[(name, "class_labels", "classification_error_pct")] = 100 * classification_error(dataset.y, dataset.y)
+        sub = stats[stats.dataset == name] if len(stats) else stats
+        for a in ORDER:
+            s = sub[sub.algorithm == a] if len(sub) else sub
+            if not len(s):
+                continue
+            s = s.iloc[0]
+            rows.append({"algorithm": DISPLAY[a], "k": s.k, "EC (%)": s.ec_pct, "ED": s.ed, "seconds": s.seconds})
+            ours[(name, a, "n_clusters")] = s.k
+            ours[(name, a, "classification_error_pct")] = s.ec_pct
+            ours[(name, a, "objective")] = s.ed
+        df = pd.DataFrame(rows)
+        write_table(df, out_dir / "tables" / f"agg_categorical_{name}", digits=1)
+        tables.append((name, df))
+    rows = _compare(load_reference(PAPER), ours, "agg_categorical")
+    _write_comparison(rows, out_dir, "agg_categorical (Tables 2 and 3)")
+    text = ["# agg_categorical: Tables 2 and 3 of Gionis et al. (2007)", ""]
+    for name, df in tables:
+        text += [f"## {name}", "", markdown_table(df, digits=1), ""]
+    text += ["See [comparison.md](comparison.md) for the paper's values."]
+    (out_dir / "report.md").write_text("\n".join(text), encoding="utf-8")
+
+
+def report_agg_census(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    out_dir = Path(out_dir)
+    ok, _ = ok_records(records)
+    ours = {}
+    if len(ok):
+        s = _agg(ok, ["dataset", "algorithm"]).iloc[0]
+        df = ok.assign(ec_pct=100 * ok.classification_error)[["trial", "n_clusters", "ec_pct", "objective", "fit_seconds"]]
+        write_table(df, out_dir / "tables" / "agg_census", digits=1)
+        ours = {("adult", "sampling", "n_clusters"): s.k, ("adult", "sampling", "classification_error_pct"): s.ec_pct}
+    _write_comparison(_compare(load_reference(PAPER), ours, "agg_census"), out_dir, "agg_census (Section 5.2)")
+
+
+# -------------------------------------------------------------------- Figure 3
+def _scatter(ax, X, labels, title):
+    ax.scatter(X[:, 0], X[:, 1], c=labels, s=3, cmap="tab20", linewidths=0)
+    ax.set_title(title, fontsize=9)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+def report_agg_robustness(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    from ..algorithms import make_algorithm
+    from ..metrics import adjusted_rand
+
+    out_dir = Path(out_dir)
+    (out_dir / "figures").mkdir(parents=True, exist_ok=True)
+    ok, _ = ok_records(records)
+    rows, first = [], None
+    for inst, dataset, problem in _instances("agg_robustness", scale):
+        methods = problem.meta.get("methods", "").split(",")
+        for name, row in zip(methods, problem.clusterings):
+            rows.append({"trial": inst.trial, "clustering": f"input: {name}", "ari": adjusted_rand(dataset.y, row)})
+        if first is None:
+            first = (dataset, problem, methods)
+    inputs = pd.DataFrame(rows)
+    algos = ok.groupby("algorithm")["ari"].mean() if len(ok) else pd.Series(dtype=float)
+    table = pd.concat([
+        inputs.groupby("clustering")["ari"].mean().reset_index(),
+        pd.DataFrame({"clustering": [f"aggregation: {a}" for a in algos.index], "ari": algos.values}),
+    ])
+    write_table(table, out_dir / "tables" / "agg_robustness_ari", digits=3)
+    if first is not None:
+        dataset, problem, methods = first
+        agg = make_algorithm("agglomerative").fit_problem(problem).labels_
+        fig = Figure(figsize=(10, 6.5))
+        axes = fig.subplots(2, 3)
+        titles = {"single": "Single linkage", "complete": "Complete linkage", "average": "Average linkage",
+                  "ward": "Ward's clustering", "kmeans": "K-means"}
+        for ax, name, row in zip(axes.flat, methods, problem.clusterings):
+            _scatter(ax, dataset.X, row, f"{titles.get(name, name)} (ARI {adjusted_rand(dataset.y, row):.2f})")
+        _scatter(axes.flat[5], dataset.X, agg, f"Clustering aggregation (ARI {adjusted_rand(dataset.y, agg):.2f})")
+        fig.tight_layout()
+        fig.savefig(out_dir / "figures" / "figure3_robustness.png", dpi=120)
+    best_input = inputs.groupby("clustering")["ari"].mean().max() if len(inputs) else np.nan
+    ours = {}
+    if "agglomerative" in algos:
+        ours[("agg_bridges", "agglomerative", "claim_aggregation_beats_every_input")] = float(algos["agglomerative"] > best_input)
+    rows = _compare(load_reference(PAPER), ours, "agg_robustness")
+    for r in rows:
+        r["note"] += f"; mean ARI aggregation {algos.get('agglomerative', np.nan):.3f} vs best input {best_input:.3f}"
+    _write_comparison(rows, out_dir, "agg_robustness (Figure 3)")
+
+
+# -------------------------------------------------------------------- Figure 4
+def main_cluster_match(y, labels, noise_label):
+    """For each true cluster, the Jaccard index of its best-matching found cluster (ignoring noise points' truth)."""
+    out = []
+    for c in np.unique(y[y != noise_label]):
+        members = y == c
+        found = np.bincount(labels[members]).argmax()
+        inter = np.sum(members & (labels == found))
+        out.append(inter / np.sum(members | (labels == found)))
+    return np.array(out)
+
+
+def report_agg_outliers(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    from ..algorithms import make_algorithm
+
+    out_dir = Path(out_dir)
+    (out_dir / "figures").mkdir(parents=True, exist_ok=True)
+    ok, _ = ok_records(records)
+    stats = _agg(ok, ["dataset.k", "algorithm"]) if len(ok) else pd.DataFrame()
+    if len(stats):
+        write_table(stats, out_dir / "tables" / "agg_outliers", digits=3)
+    match_rows, panels = [], {}
+    for inst, dataset, problem in _instances("agg_outliers", scale):
+        k = int(dataset.params["k"])
+        labels = make_algorithm("agglomerative").fit_problem(problem).labels_
+        jac = main_cluster_match(dataset.y, labels, noise_label=k)
+        match_rows.append({"k": k, "trial": inst.trial, "min_jaccard": jac.min(), "mean_jaccard": jac.mean(),
+                           "n_clusters": int(labels.max() + 1)})
+        panels.setdefault(k, (dataset, labels))
+    matches = pd.DataFrame(match_rows)
+    if len(matches):
+        write_table(matches, out_dir / "tables" / "agg_outliers_main_clusters", digits=3)
+    if panels:
+        fig = Figure(figsize=(4 * len(panels), 4))
+        axes = np.atleast_1d(fig.subplots(1, len(panels)))
+        for ax, (k, (dataset, labels)) in zip(axes, sorted(panels.items())):
+            _scatter(ax, dataset.X, labels, f"k* = {k}: {labels.max() + 1} clusters")
+        fig.tight_layout()
+        fig.savefig(out_dir / "figures" / "figure4_outliers.png", dpi=120)
+    ours = {}
+    if len(matches):
+        ours[("agg_blobs_noise", "agglomerative", "claim_main_clusters_found")] = float(matches.min_jaccard.min() >= 0.8)
+    rows = _compare(load_reference(PAPER), ours, "agg_outliers")
+    for r in rows:
+        if len(matches):
+            r["note"] += f"; smallest Jaccard of a true cluster with its best match: {matches.min_jaccard.min():.3f} (>= 0.8 counts)"
+    _write_comparison(rows, out_dir, "agg_outliers (Figure 4)")
+
+
+REPORTS = {
+    "agg_categorical": report_agg_categorical,
+    "agg_census": report_agg_census,
+    "agg_robustness": report_agg_robustness,
+    "agg_outliers": report_agg_outliers,
+}
