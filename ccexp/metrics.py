@@ -165,14 +165,15 @@ def clustering_metrics(labels, y) -> dict:
     Returns
     -------
     dict
-        ``ari``, ``ami``, ``precision``, ``recall``, ``f_measure`` (floats,
-        NaN when ``y`` is None) and ``n_clusters`` (int, always filled).
+        ``ari``, ``ami``, ``precision``, ``recall``, ``f_measure``,
+        ``classification_error`` (floats, NaN when ``y`` is None) and
+        ``n_clusters`` (int, always filled).
     """
     labels = check_labels(labels, "labels")
     if y is None:
         nan = float("nan")
         return dict(ari=nan, ami=nan, precision=nan, recall=nan, f_measure=nan,
-                    n_clusters=n_clusters(labels))
+                    classification_error=nan, n_clusters=n_clusters(labels))
     y = check_labels(y, "y", n_items=labels.shape[0])
     precision, recall, f = pairwise_precision_recall_f(y, labels)
     return dict(
@@ -181,6 +182,7 @@ def clustering_metrics(labels, y) -> dict:
         precision=precision,
         recall=recall,
         f_measure=f,
+        classification_error=classification_error(y, labels),
         n_clusters=n_clusters(labels),
     )
 
@@ -206,8 +208,6 @@ def score(labels, y, problem=None) -> dict:
     """
     labels = check_labels(labels, "labels")
     out = clustering_metrics(labels, y)
-    if y is not None:
-        out["classification_error"] = classification_error(y, labels)
     if problem is not None:
         # Imported here: objectives depend on algorithms' cost functions,
         # and metrics must stay importable without them.

@@ -154,18 +154,21 @@ def test_clustering_metrics_keys_and_values():
     y = [0, 0, 0, 1, 1, 2]
     labels = [0, 0, 1, 1, 1, 1]
     m = clustering_metrics(labels, y)
-    assert list(m) == ["ari", "ami", "precision", "recall", "f_measure", "n_clusters"]
+    assert list(m) == ["ari", "ami", "precision", "recall", "f_measure", "classification_error", "n_clusters"]
     assert m["ari"] == adjusted_rand_score(y, labels)
     assert m["ami"] == adjusted_mutual_info_score(y, labels)
     assert (m["precision"], m["recall"]) == pytest.approx((2 / 7, 1 / 2))  # see the hand-checked test
     assert m["f_measure"] == pytest.approx(4 / 11)
     assert m["n_clusters"] == 2 and isinstance(m["n_clusters"], int)
+    # EC: cluster {0, 1} is all class 0 (2 right), cluster {2..5} has majority
+    # class 1 with 2 of 4 -> 4 of 6 credited, EC = 1/3
+    assert m["classification_error"] == pytest.approx(1 / 3)
 
 
 def test_clustering_metrics_without_ground_truth():
     m = clustering_metrics([0, 1, 1], None)
     assert m["n_clusters"] == 2
-    for key in ("ari", "ami", "precision", "recall", "f_measure"):
+    for key in ("ari", "ami", "precision", "recall", "f_measure", "classification_error"):
         assert math.isnan(m[key])
 
 
