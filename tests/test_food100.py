@@ -79,3 +79,29 @@ def test_missing_file_says_where_to_get_it(tmp_path, monkeypatch):
     with pytest.raises(DataFileMissing, match="food100-dataset.zip"):
         ccexp.load_dataset("food100")
     mod._load_raw.cache_clear()
+
+
+@pytest.mark.slow
+def test_exp2_reproduces_food_clustering_at_ci_scale(tmp_path):
+    """Experiment 2 end to end: records keep the clustering, the report compares with Section V-B."""
+    import pandas as pd
+
+    from conftest import run_cli
+    from ccexp.data.files import data_dir
+
+    for name in RAW_FILES:
+        require_data(f"food100/raw-json/{name}")
+    run_cli(["+experiment=exp2_real_triplets", "experiment.scale=ci", f"paths.results={tmp_path}", "runner.n_jobs=1",
+             "tracking=off"], cwd=tmp_path, env={"CCEXP_DATA_DIR": str(data_dir().resolve())})
+    out = tmp_path / "exp2_real_triplets"
+    rec = pd.read_parquet(out / "records.parquet")
+    assert set(rec["status"]) == {"ok"}
+    row = rec[rec["algorithm"] == "ls_ad_vc"].iloc[0]
+    sizes = [int(v) for v in row["cluster_sizes"].split()]
+    assert sum(sizes) == 100 and len(sizes) == row["n_clusters"]
+    assert len(row["labels"].split()) == 100
+    cmp = pd.read_csv(out / "comparison.csv")
+    assert len(cmp) == 4 and set(cmp["verdict"]) == {"within tolerance"}, cmp[["quantity", "ours", "verdict"]]
+    assert (out / "figures" / "cluster_sizes.png").is_file()
+    members = pd.read_csv(out / "tables" / "cluster_members.csv")
+    assert members[members["algorithm"] == "Ls-AD-VC"]["size"].sum() == 100

@@ -898,5 +898,8 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
     (out_dir / "report.md").write_text("\n".join(index), encoding="utf-8")
 
 
+# Experiment 2 (real crowdsourced triplets) lives in its own module.
+from ._ukkonen2017_exp2 import report_exp2  # noqa: E402
+
 #: experiments this module reports (collected by ccexp.report)
-REPORTS = {"exp1_triplets": report_exp1}
+REPORTS = {"exp1_triplets": report_exp1, "exp2_real_triplets": report_exp2}

@@ -83,6 +83,10 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
             est.fit_problem(problem)
             rec["fit_seconds"] = time.perf_counter() - t1
             rec.update(score(est.labels_, dataset.y, problem=problem))
+            if dataset.y is None:  # no ground truth to score against: keep the clustering itself
+                sizes = np.unique(est.labels_, return_counts=True)[1]
+                rec["cluster_sizes"] = " ".join(map(str, sorted(sizes.tolist(), reverse=True)))
+                rec["labels"] = " ".join(map(str, est.labels_))
             for name, seconds in (getattr(est, "timings_", None) or {}).items():
                 rec[f"seconds.{name}"] = seconds
             for attr in ("n_removed_", "n_passes_"):
