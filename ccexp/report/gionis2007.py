@@ -58,6 +58,8 @@ def _write_comparison(rows: list[dict], out_dir: Path, title: str) -> None:
 
 
 def _agg(ok: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    if "classification_error" not in ok:
+        ok = ok.assign(classification_error=np.nan)
     ok = ok.assign(classification_error_pct=100.0 * ok["classification_error"])
     return ok.groupby(by, dropna=False).agg(
         k=("n_clusters", "mean"), ec_pct=("classification_error_pct", "mean"), ed=("objective", "mean"),

@@ -30,6 +30,5 @@ __all__ = [
     "encode",
     "local_search_labels",
     "lower_bound",
-    "local_search_labels",
     "total_weights",
 ]
