@@ -1,0 +1,471 @@
+"""Numba kernels of active correlation clustering (Aronsson & Chehreghani 2024).
+
+All kernels work on the dense symmetric similarity matrix ``S`` (float64,
+``S[u, u] = 0``) and integer label arrays.  Randomness enters as a seed: a
+kernel that draws calls ``np.random.seed(seed)`` first, so its output is a
+function of its inputs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MAXMIN = 0
+MAXEXP = 1
+
+
+# --------------------------------------------------------------------------
+# Algorithm 2: max-correlation local search with a dynamic number of clusters
+# --------------------------------------------------------------------------
+@njit(cache=True)
+def max_correlation(S, labels):
+    """Delta^MaxCor of Eq. 5: the sum of S(u, v) over pairs u < v in one cluster.  O(N^2)."""
+    n = S.shape[0]
+    total = 0.0
+    for u in range(n):
+        lu = labels[u]
+        for v in range(u + 1, n):
+            if labels[v] == lu:
+                total += S[u, v]
+    return total
+
+
+@njit(cache=True)
+def local_search_run(S, labels, seed, eta, max_passes):
+    """One restart of Algorithm 2 (lines 8-29) from ``labels``, in place.
+
+    Parameters
+    ----------
+    S : float64 array (N, N)
+        Symmetric similarities with a zero diagonal.
+    labels : int64 array (N,)
+        Initial clustering, ids in ``[0, N)``; overwritten with the local optimum.
+    seed : int
+        Seed of the visiting orders (line 12).
+    eta : float
+        Stop when a pass changes the objective by at most ``eta`` (line 10).
+    max_passes : int
+        Safety cap on passes.
+
+    Returns
+    -------
+    objective : float
+        Delta^MaxCor of the final clustering, updated incrementally (lines 19, 25).
+    n_passes : int
+
+    Notes
+    -----
+    One pass is O(N^2) whatever the number of clusters k: the scores
+    S_c(u) of line 14 (the delta term of Eq. 7) for every cluster c come
+    from one sweep over row u that adds S(u, v) into ``acc[label(v)]``;
+    the arg max and the reset then visit the k non-empty clusters only,
+    O(N^2 + N k) = O(N^2) per pass.  The objective never decreases: a move
+    to c_max gains S_cmax(u) - S_cu(u) >= 0 and a new singleton gains
+    -S_cu(u) > 0 since S_cu(u) <= S_cmax(u) < 0.  Ties keep ``u`` where it is.
+    """
+    np.random.seed(seed)
+    n = S.shape[0]
+    size = np.zeros(n, dtype=np.int64)
+    for u in range(n):
+        size[labels[u]] += 1
+    # non-empty cluster ids in ``active[0:n_active]``, position in ``pos``;
+    # empty ids on the ``free`` stack
+    active = np.empty(n, dtype=np.int64)
+    pos = np.full(n, -1, dtype=np.int64)
+    free = np.empty(n, dtype=np.int64)
+    n_active = 0
+    n_free = 0
+    for c in range(n):
+        if size[c] > 0:
+            active[n_active] = c
+            pos[c] = n_active
+            n_active += 1
+        else:
+            free[n_free] = c
+            n_free += 1
+    acc = np.zeros(n, dtype=np.float64)
+    delta = max_correlation(S, labels)
+    delta_old = delta - 1.0
+    n_passes = 0
+    order = np.arange(n)
+    while abs(delta - delta_old) > eta and n_passes < max_passes:
+        delta_old = delta
+        n_passes += 1
+        np.random.shuffle(order)
+        for i in range(n):
+            u = order[i]
+            row = S[u]
+            for v in range(n):
+                acc[labels[v]] += row[v]
+            cu = labels[u]
+            acc[cu] -= row[u]  # v != u in line 14 (zero anyway)
+            s_cu = acc[cu]
+            best = cu
+            best_val = s_cu
+            for j in range(n_active):
+                c = active[j]
+                if acc[c] > best_val:
+                    best_val = acc[c]
+                    best = c
+            for j in range(n_active):
+                acc[active[j]] = 0.0
+            if best_val < 0.0:
+                # lines 17-22: no cluster is similar enough; u opens a new one
+                # (u is not a singleton here: a singleton's own score is 0)
+                c_new = free[n_free - 1]
+                n_free -= 1
+                active[n_active] = c_new
+                pos[c_new] = n_active
+                n_active += 1
+                size[cu] -= 1
+                size[c_new] = 1
+                labels[u] = c_new
+                delta -= s_cu
+            elif best != cu:
+                # lines 24-26
+                size[cu] -= 1
+                size[best] += 1
+                labels[u] = best
+                delta += best_val - s_cu
+                if size[cu] == 0:
+                    p = pos[cu]
+                    last = active[n_active - 1]
+                    active[p] = last
+                    pos[last] = p
+                    pos[cu] = -1
+                    n_active -= 1
+                    free[n_free] = cu
+                    n_free += 1
+    return delta, n_passes
+
+
+@njit(cache=True)
+def random_labels(n, k, seed):
+    """Line 7: every item in one of ``k`` clusters uniformly at random."""
+    np.random.seed(seed)
+    labels = np.empty(n, dtype=np.int64)
+    for u in range(n):
+        labels[u] = np.random.randint(0, k)
+    return labels
+
+
+@njit(cache=True)
+def relabel_first_appearance(labels):
+    """Contiguous ids ``0 .. k-1`` in order of first appearance; returns k."""
+    n = labels.shape[0]
+    mapping = np.full(n + 1, -1, dtype=np.int64)
+    k = 0
+    for u in range(n):
+        c = labels[u]
+        if mapping[c] < 0:
+            mapping[c] = k
+            k += 1
+        labels[u] = mapping[c]
+    return k
+
+
+# --------------------------------------------------------------------------
+# Eqs. 11-12: expected cost of a triangle
+# --------------------------------------------------------------------------
+@njit(cache=True)
+def _violation(s, together):
+    # Eq. 1: a negative pair inside a cluster, or a non-negative one split
+    if together:
+        return -s if s < 0.0 else 0.0
+    return s if s >= 0.0 else 0.0
+
+
+@njit(cache=True)
+def triangle_costs(s_uv, s_uw, s_vw, out):
+    """Costs Delta_(t, sigma)(C) of the five clusterings of a triangle (Table 1).
+
+    Order: {(u,v,w)}, {(u),(v,w)}, {(v),(u,w)}, {(w),(u,v)}, {(u),(v),(w)}.
+    """
+    out[0] = _violation(s_uv, True) + _violation(s_uw, True) + _violation(s_vw, True)
+    out[1] = _violation(s_uv, False) + _violation(s_uw, False) + _violation(s_vw, True)
+    out[2] = _violation(s_uv, False) + _violation(s_uw, True) + _violation(s_vw, False)
+    out[3] = _violation(s_uv, True) + _violation(s_uw, False) + _violation(s_vw, False)
+    out[4] = _violation(s_uv, False) + _violation(s_uw, False) + _violation(s_vw, False)
+
+
+@njit(cache=True)
+def expected_cost(s_uv, s_uw, s_vw, beta):
+    """E[Delta_t] of Eq. 12 under the Gibbs distribution of Eq. 11.
+
+    ``beta = inf`` puts the mass on the cheapest clusterings (their common
+    cost, Eq. 15); ``beta = 0`` weights the five equally (Eq. 16).  The
+    exponent is shifted by the minimum cost, so large ``beta`` cannot
+    overflow.
+    """
+    c = np.empty(5, dtype=np.float64)
+    triangle_costs(s_uv, s_uw, s_vw, c)
+    cmin = c.min()
+    if np.isinf(beta):
+        return cmin
+    num = 0.0
+    den = 0.0
+    for j in range(5):
+        w = np.exp(-beta * (c[j] - cmin))
+        num += w * c[j]
+        den += w
+    return num / den
+
+
+# --------------------------------------------------------------------------
+# Algorithm 3: violating edges, their sample, the bad triangles through them
+# --------------------------------------------------------------------------
+@njit(cache=True)
+def violating_edges(S, labels, out_u, out_v):
+    """Line 2: the edges u < v with R(u, v) > 0; returns their number.  O(N^2).
+
+    An edge violates the clustering when S(u, v) >= 0 across clusters or
+    S(u, v) < 0 within one (Section 2.1; zero counts as positive).  An edge
+    of weight exactly 0 across clusters has R = 0 and is not listed.
+    """
+    n = S.shape[0]
+    m = 0
+    for u in range(n):
+        lu = labels[u]
+        row = S[u]
+        for v in range(u + 1, n):
+            s = row[v]
+            if labels[v] == lu:
+                if s < 0.0:
+                    out_u[m] = u
+                    out_v[m] = v
+                    m += 1
+            elif s > 0.0:
+                out_u[m] = u
+                out_v[m] = v
+                m += 1
+    return m
+
+
+@njit(cache=True)
+def sample_prefix(out_u, out_v, m, size, seed):
+    """Line 3: move a uniform random ``size``-subset of the first ``m`` entries to the front.
+
+    Partial Fisher-Yates, O(size).
+    """
+    np.random.seed(seed)
+    size = min(size, m)
+    for i in range(size):
+        j = np.random.randint(i, m)
+        tu = out_u[i]
+        out_u[i] = out_u[j]
+        out_u[j] = tu
+        tv = out_v[i]
+        out_v[i] = out_v[j]
+        out_v[j] = tv
+    return size
+
+
+@njit(cache=True)
+def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_u, touched_v):
+    """Lines 4-18 of Algorithm 3 for the first ``n_edges`` sampled edges.
+
+    For every sampled edge (u, v) and every other item w, a bad triangle
+    (exactly two non-negative weights, Theorem 1) credits its edge of least
+    |S| (a random one among ties, lines 8-9) with |S(e)| (maxmin, Eq. 10)
+    or with the max over its triangles of E[Delta_t] (maxexp, Eqs. 12-13).
+
+    ``info`` is an (N, N) zero matrix written at ``[a, b]`` with ``a < b``;
+    the entries written are listed in ``touched_u/v`` (the caller resets
+    them).  Returns the number of touched entries.  O(n_edges N).
+    """
+    np.random.seed(seed)
+    n = S.shape[0]
+    n_touched = 0
+    a3 = np.empty(3, dtype=np.int64)
+    b3 = np.empty(3, dtype=np.int64)
+    m3 = np.empty(3, dtype=np.float64)
+    for i in range(n_edges):
+        u = eu[i]
+        v = ev[i]
+        s_uv = S[u, v]
+        for w in range(n):
+            if w == u or w == v:
+                continue
+            s_uw = S[u, w]
+            s_vw = S[v, w]
+            n_pos = (s_uv >= 0.0) + (s_uw >= 0.0) + (s_vw >= 0.0)
+            if n_pos != 2:
+                continue
+            m3[0] = abs(s_uv)
+            m3[1] = abs(s_uw)
+            m3[2] = abs(s_vw)
+            lo = min(m3[0], min(m3[1], m3[2]))
+            n_min = 0
+            for j in range(3):
+                if m3[j] == lo:
+                    n_min += 1
+            pick = 0 if n_min == 1 else np.random.randint(0, n_min)
+            a3[0] = u
+            b3[0] = v
+            a3[1] = u
+            b3[1] = w
+            a3[2] = v
+            b3[2] = w
+            chosen = 0
+            for j in range(3):
+                if m3[j] == lo:
+                    if pick == 0:
+                        chosen = j
+                        break
+                    pick -= 1
+            a = a3[chosen]
+            b = b3[chosen]
+            if a > b:
+                a, b = b, a
+            if strategy == MAXMIN:
+                value = lo
+            else:
+                value = expected_cost(s_uv, s_uw, s_vw, beta)
+            old = info[a, b]
+            if value > old:
+                if old == 0.0:
+                    touched_u[n_touched] = a
+                    touched_v[n_touched] = b
+                    n_touched += 1
+                info[a, b] = value
+    return n_touched
+
+
+# --------------------------------------------------------------------------
+# batch selection helpers
+# --------------------------------------------------------------------------
+@njit(cache=True)
+def fill_random(n, counts, cap, mark, out_u, out_v, n_have, n_want, seed):
+    """Append distinct random edges u < v with ``counts[u, v] < cap`` and not yet marked.
+
+    Equivalent to the random tie-break among zero scores: rejection sampling
+    while it is cheap, then an exact draw from the enumerated remainder.
+    ``mark`` (uint8, (N, N)) flags edges already in the batch; it is set for
+    the edges appended.  Returns the new batch length.
+    """
+    np.random.seed(seed)
+    k = n_have
+    tries = 0
+    limit = 20 * (n_want - n_have) + 100
+    while k < n_want and tries < limit:
+        tries += 1
+        u = np.random.randint(0, n)
+        v = np.random.randint(0, n)
+        if u == v:
+            continue
+        if u > v:
+            u, v = v, u
+        if mark[u, v] or counts[u, v] >= cap:
+            continue
+        mark[u, v] = 1
+        out_u[k] = u
+        out_v[k] = v
+        k += 1
+    if k < n_want:
+        # few eligible edges left: enumerate them and draw exactly
+        m = 0
+        for u in range(n):
+            for v in range(u + 1, n):
+                if not mark[u, v] and counts[u, v] < cap:
+                    m += 1
+        cu = np.empty(m, dtype=np.int64)
+        cv = np.empty(m, dtype=np.int64)
+        m = 0
+        for u in range(n):
+            for v in range(u + 1, n):
+                if not mark[u, v] and counts[u, v] < cap:
+                    cu[m] = u
+                    cv[m] = v
+                    m += 1
+        take = min(n_want - k, m)
+        for i in range(take):
+            j = np.random.randint(i, m)
+            cu[i], cu[j] = cu[j], cu[i]
+            cv[i], cv[j] = cv[j], cv[i]
+            mark[cu[i], cv[i]] = 1
+            out_u[k] = cu[i]
+            out_v[k] = cv[i]
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def least_queried(counts, cap, n_want, seed, out_u, out_v):
+    """The ``n_want`` edges u < v with the fewest queries (Eq. 9), random among ties.
+
+    Edges with ``counts >= cap`` are excluded.  O(N^2).  Returns the batch length.
+    """
+    np.random.seed(seed)
+    n = counts.shape[0]
+    # histogram of the query counts below the cap
+    hmax = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            c = counts[u, v]
+            if c < cap and c > hmax:
+                hmax = c
+    hist = np.zeros(hmax + 1, dtype=np.int64)
+    for u in range(n):
+        for v in range(u + 1, n):
+            c = counts[u, v]
+            if c < cap:
+                hist[c] += 1
+    # threshold count: all edges below it fit, those at it are drawn at random
+    below = 0
+    thr = hmax + 1
+    for c in range(hmax + 1):
+        if below + hist[c] >= n_want:
+            thr = c
+            break
+        below += hist[c]
+    k = 0
+    n_tie = hist[thr] if thr <= hmax else 0
+    need = min(n_want - below, n_tie) if thr <= hmax else 0
+    # exact draw of which tied edges to keep
+    keep = np.zeros(n_tie, dtype=np.uint8)
+    if need > 0:
+        idx = np.arange(n_tie)
+        for i in range(need):
+            j = np.random.randint(i, n_tie)
+            idx[i], idx[j] = idx[j], idx[i]
+            keep[idx[i]] = 1
+    t = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            c = counts[u, v]
+            if c >= cap:
+                continue
+            if c < thr:
+                out_u[k] = u
+                out_v[k] = v
+                k += 1
+            elif c == thr:
+                if keep[t]:
+                    out_u[k] = u
+                    out_v[k] = v
+                    k += 1
+                t += 1
+    return k
+
+
+@njit(cache=True)
+def apply_answers(total, counts, S, bu, bv, answers):
+    """Lines 9-10 of Algorithm 1: add each answer and set S to the running mean.
+
+    ``total`` holds sigma_0 plus the answers so far and ``counts`` the
+    number of answers, so S = total / (counts + 1) is the mean of Q_uv
+    (which holds sigma_0).  Both triangles of the symmetric arrays are set.
+    """
+    for i in range(bu.shape[0]):
+        u = bu[i]
+        v = bv[i]
+        t = total[u, v] + answers[i]
+        c = counts[u, v] + 1
+        total[u, v] = t
+        total[v, u] = t
+        counts[u, v] = c
+        counts[v, u] = c
+        s = t / (c + 1)
+        S[u, v] = s
+        S[v, u] = s

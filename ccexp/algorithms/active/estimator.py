@@ -1,0 +1,324 @@
+"""The active correlation clustering procedure (Algorithm 1 of Aronsson & Chehreghani 2024).
+
+One estimator, the query strategy a parameter, registered five times:
+``acc_uniform``, ``acc_uncertainty``, ``acc_frequency``, ``acc_maxmin``,
+``acc_maxexp``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from ..._validation import check_positive_int, unknown_name_error
+from ...registry import ALGORITHMS
+from ..base import ProblemEstimator
+from . import _kernels as K
+from .local_search import ETA, _local_search
+from .strategies import EXPLORATIONS, STRATEGIES, BatchSelector
+
+INITS = ("random", "kmeans")
+
+
+def initial_similarity(labels, lam: float = 0.1) -> np.ndarray:
+    """sigma_0 from a clustering: +lambda within a cluster, -lambda across (Section 4.1)."""
+    labels = np.asarray(labels)
+    S = np.where(labels[:, None] == labels[None, :], lam, -lam).astype(np.float64)
+    np.fill_diagonal(S, 0.0)
+    return S
+
+
+class ActiveCorrelationClustering(ProblemEstimator):
+    """Active correlation clustering with a noisy similarity oracle (Algorithm 1).
+
+    Every iteration clusters the current similarities with the
+    max-correlation local search (Algorithm 2), asks the strategy for a
+    batch of B edges, queries the oracle and sets each queried similarity
+    to the mean of its answers, sigma_0 included (lines 5-10).
+
+    Parameters
+    ----------
+    strategy : {"uniform", "uncertainty", "frequency", "maxmin", "maxexp"}
+        Query strategy (Section 3; Eqs. 8, 9, 10, 13).
+    max_queries : int or float
+        Query budget: an int, or a float in (0, 1] read as a fraction of |E|.
+    batch_size : int or "auto"
+        B; "auto" is the paper's ceil(|E| / 1000).
+    init : {"random", "kmeans"}
+        sigma_0 from 10 random clusters (``init_k``), or from k-means++ on
+        the problem's features with ``init_k`` clusters (default: the
+        problem's ``meta["init_k"]``), as +-``lam`` (Section 4.1).
+    init_k : int, optional
+        Clusters of the initial clustering (random default: 10).
+    lam : float
+        lambda, the magnitude of sigma_0 (paper: 0.1).
+    beta : float
+        maxexp's inverse temperature (Eq. 11; paper: 1).
+    epsilon : float
+        Probability that a maxmin / maxexp batch explores instead (paper: 0.3).
+    exploration : {"uniform", "frequency"}
+        How an exploring batch is chosen: uniformly at random, as the paper
+        writes (Section 3.5), or least-queried first (Eq. 9), as the
+        authors' public code does.
+    tau : int or None
+        Cap on the queries of one edge (paper: 5); None for no cap.
+    xi : float in [0, 1] or None
+        Fraction of the violating edges sampled by Algorithm 3 (Section 4.4);
+        None samples N of them (line 3).
+    n_restarts : int
+        T of Algorithm 2 (paper: 3).
+    eta : float
+        Stopping threshold of Algorithm 2 (paper: 2**-52).
+    random_state : int, Generator or None
+
+    Attributes
+    ----------
+    labels_ : int64 array (N,)
+        The clustering after the last batch.
+    history_ : list of dict
+        One entry per clustering computed: ``n_queries`` (answers so far),
+        ``labels``, ``n_clusters``, ``n_violations`` (|E_violates| seen by
+        maxmin / maxexp, -1 otherwise), ``explored`` (an epsilon batch) and
+        ``seconds_cluster`` / ``seconds_select``.
+    similarity_ : float64 array (N, N)
+        The final sigma.
+    n_queries_ : int
+    objective_ : float
+        Delta^MaxCor (Eq. 5) of ``labels_`` under ``similarity_``.
+    status_ : str
+        ``"ok"``, ``"exhausted"`` when every edge reached tau first, or
+        ``"stopped"`` when a callback ended the run.
+    timings_ : dict
+        Seconds spent clustering, selecting and querying.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ccexp.oracles.active import PairwiseSimilarityOracle
+    >>> y = np.repeat([0, 1, 2], 5)
+    >>> est = ActiveCorrelationClustering("maxexp", max_queries=1.0, random_state=0)
+    >>> est.fit(PairwiseSimilarityOracle(y, gamma=0.0, random_state=0)).n_queries_ <= 105
+    True
+    """
+
+    supervision = "oracle"
+
+    def __init__(
+        self,
+        strategy="maxexp",
+        max_queries=1.0,
+        batch_size="auto",
+        init="random",
+        init_k=None,
+        lam=0.1,
+        beta=1.0,
+        epsilon=0.3,
+        exploration="uniform",
+        tau=5,
+        xi=None,
+        n_restarts=3,
+        eta=ETA,
+        random_state=None,
+    ):
+        self.strategy = strategy
+        self.max_queries = max_queries
+        self.batch_size = batch_size
+        self.init = init
+        self.init_k = init_k
+        self.lam = lam
+        self.beta = beta
+        self.epsilon = epsilon
+        self.exploration = exploration
+        self.tau = tau
+        self.xi = xi
+        self.n_restarts = n_restarts
+        self.eta = eta
+        self.random_state = random_state
+
+    # -- validation ---------------------------------------------------------
+    def _budget(self, n_edges: int) -> int:
+        q = self.max_queries
+        if isinstance(q, (bool, np.bool_)):
+            raise ValueError(f"max_queries must be an int or a fraction in (0, 1], got {q!r}")
+        if isinstance(q, (int, np.integer)):
+            if q < 0:
+                raise ValueError(f"max_queries must be >= 0, got {q}")
+            return int(q)
+        q = float(q)
+        if not 0.0 < q <= 1.0:
+            raise ValueError(f"max_queries as a float is a fraction of |E| in (0, 1], got {q!r}")
+        return int(math.floor(q * n_edges))
+
+    def _check_params(self, n_edges: int):
+        if self.strategy not in STRATEGIES:
+            raise unknown_name_error("strategy", self.strategy, STRATEGIES)
+        if self.init not in INITS:
+            raise unknown_name_error("init", self.init, INITS)
+        if self.exploration not in EXPLORATIONS:
+            raise unknown_name_error("exploration", self.exploration, EXPLORATIONS)
+        if self.batch_size == "auto":
+            B = max(1, math.ceil(n_edges / 1000))
+        else:
+            B = check_positive_int(self.batch_size, "batch_size")
+        if not 0.0 <= float(self.epsilon) <= 1.0:
+            raise ValueError(f"epsilon must be in [0, 1], got {self.epsilon!r}")
+        if not float(self.beta) >= 0:
+            raise ValueError(f"beta must be >= 0 (inf allowed), got {self.beta!r}")
+        if not 0.0 <= float(self.lam) < 1.0:
+            raise ValueError(f"lam must be in [0, 1), got {self.lam!r}")
+        if self.tau is not None and not (np.isinf(self.tau) or (int(self.tau) == self.tau and self.tau >= 1)):
+            raise ValueError(f"tau must be a positive integer, inf or None, got {self.tau!r}")
+        if self.xi is not None and not 0.0 <= float(self.xi) <= 1.0:
+            raise ValueError(f"xi must be in [0, 1] or None, got {self.xi!r}")
+        return B, self._budget(n_edges)
+
+    def _initial_labels(self, n, X, meta, rng):
+        if self.init == "random":
+            k = 10 if self.init_k is None else check_positive_int(self.init_k, "init_k")
+            return rng.integers(0, k, size=n)
+        if X is None:
+            raise ValueError("init='kmeans' needs features: a problem with X")
+        k = self.init_k if self.init_k is not None else (meta or {}).get("init_k")
+        if k is None:
+            raise ValueError("init='kmeans' needs init_k (or a problem whose meta names init_k)")
+        from sklearn.cluster import KMeans
+
+        k = min(check_positive_int(k, "init_k"), n)
+        seed = int(rng.integers(0, 2**31 - 1))
+        return KMeans(n_clusters=k, init="k-means++", n_init=1, random_state=seed).fit(X).labels_
+
+    # -- fitting ------------------------------------------------------------
+    def fit(self, oracle, y=None, X=None, callback=None):
+        """Run Algorithm 1 against ``oracle`` (``query(u, v) -> answers``, ``n_items``).
+
+        Parameters
+        ----------
+        oracle : object
+            With ``n_items`` and ``query(u, v)``; if it has ``session()``,
+            a fresh session is used, so the same oracle serves many fits.
+        y : ignored
+        X : array (N, d), optional
+            Features, for ``init="kmeans"`` only.
+        callback : callable, optional
+            ``callback(n_queries, labels) -> bool`` after every clustering;
+            True stops the run (a runner's convergence rule).
+        """
+        return self._fit(oracle, X, {}, callback)
+
+    def fit_problem(self, problem, callback=None):
+        oracle = problem.require("oracle", type(self).__name__)
+        return self._fit(oracle, problem.X, problem.meta, callback)
+
+    def _fit(self, oracle, X, meta, callback):
+        if hasattr(oracle, "session"):
+            oracle = oracle.session()
+        n = int(oracle.n_items)
+        if n < 2:
+            raise ValueError(f"need at least 2 items, got {n}")
+        n_edges = n * (n - 1) // 2
+        B, budget = self._check_params(n_edges)
+        rng = np.random.default_rng(self.random_state)
+        lam = float(self.lam)
+        # sigma_0 and the query matrix Q (lines 1-2): total = sum of Q_uv, counts = |Q_uv| - 1
+        S = initial_similarity(self._initial_labels(n, X, meta, rng), lam)
+        total = S.copy()
+        counts = np.zeros((n, n), dtype=np.int32)
+        selector = BatchSelector(n, self.strategy, self.beta, self.epsilon, self.tau, self.xi, self.exploration)
+        n_restarts = check_positive_int(self.n_restarts, "n_restarts")
+        eta = float(self.eta)
+        timings = {"cluster": 0.0, "select": 0.0, "query": 0.0}
+        history = []
+        n_queries = 0
+        k = n  # k = |z| in the first iteration, then |C^i|
+        self.status_ = "ok"
+        while True:
+            t0 = time.perf_counter()
+            labels, objective, _ = _local_search(S, k, n_restarts, eta, 1000, rng)  # line 5
+            t_cluster = time.perf_counter() - t0
+            timings["cluster"] += t_cluster
+            k = int(labels.max()) + 1
+            entry = {"n_queries": n_queries, "labels": labels, "n_clusters": k, "seconds_cluster": t_cluster}
+            history.append(entry)
+            if callback is not None and callback(n_queries, labels):
+                self.status_ = "stopped"
+                break
+            want = min(B, budget - n_queries)
+            if want <= 0:
+                break
+            t0 = time.perf_counter()
+            bu, bv = selector.select(S, labels, counts, want, rng)  # line 6
+            t_select = time.perf_counter() - t0
+            timings["select"] += t_select
+            entry["seconds_select"] = t_select
+            entry["n_violations"] = selector.n_violations
+            entry["explored"] = selector.explored
+            if bu.shape[0] == 0:
+                self.status_ = "exhausted"  # every edge has been asked tau times
+                break
+            t0 = time.perf_counter()
+            answers = np.asarray(oracle.query(bu, bv), dtype=np.float64)  # line 8
+            K.apply_answers(total, counts, S, bu, bv, answers)  # lines 9-10
+            timings["query"] += time.perf_counter() - t0
+            n_queries += int(bu.shape[0])
+        self.labels_ = labels
+        self.objective_ = float(objective)
+        self.history_ = history
+        self.similarity_ = S
+        self.query_counts_ = counts
+        self.n_queries_ = n_queries
+        self.batch_size_ = B
+        self.timings_ = timings
+        return self
+
+    @classmethod
+    def warmup(cls) -> None:
+        from ...oracles.active import PairwiseSimilarityOracle
+
+        y = np.repeat(np.arange(3), 4)
+        for strategy in STRATEGIES:
+            for exploration in EXPLORATIONS:
+                cls(strategy, max_queries=40, batch_size=10, epsilon=0.5, exploration=exploration, random_state=0).fit(
+                    PairwiseSimilarityOracle(y, gamma=0.3, random_state=0)
+                )
+
+
+def _register(name: str, strategy: str):
+    def __init__(
+        self,
+        strategy=strategy,
+        max_queries=1.0,
+        batch_size="auto",
+        init="random",
+        init_k=None,
+        lam=0.1,
+        beta=1.0,
+        epsilon=0.3,
+        exploration="uniform",
+        tau=5,
+        xi=None,
+        n_restarts=3,
+        eta=ETA,
+        random_state=None,
+    ):
+        ActiveCorrelationClustering.__init__(
+            self, strategy, max_queries, batch_size, init, init_k, lam, beta, epsilon, exploration, tau, xi,
+            n_restarts, eta, random_state,
+        )
+
+    cls_name = "ACC" + strategy.capitalize()
+    cls = type(cls_name, (ActiveCorrelationClustering,), {
+        "__init__": __init__,
+        "__doc__": f"Algorithm 1 with the {strategy} query strategy; see :class:`ActiveCorrelationClustering`.",
+        "__module__": __name__,
+    })
+    ALGORITHMS.register(name)(cls)
+    return cls
+
+
+ACCUniform = _register("acc_uniform", "uniform")
+ACCUncertainty = _register("acc_uncertainty", "uncertainty")
+ACCFrequency = _register("acc_frequency", "frequency")
+ACCMaxmin = _register("acc_maxmin", "maxmin")
+ACCMaxexp = _register("acc_maxexp", "maxexp")
