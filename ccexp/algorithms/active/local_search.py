@@ -62,7 +62,8 @@ def _local_search(S, k, n_restarts, eta, max_passes, rng):
         if delta > best:  # lines 30-33
             best, best_labels = delta, labels
     K.relabel_first_appearance(best_labels)
-    return best_labels, float(best), passes
+    # the incremental objective carries rounding; report the exact sum of Eq. 5
+    return best_labels, float(K.max_correlation(S, best_labels)), passes
 
 
 def max_correlation_clustering(S, k=None, n_restarts: int = 3, eta: float = ETA, max_passes: int = 1000, random_state=None):
