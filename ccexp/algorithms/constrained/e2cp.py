@@ -1,0 +1,160 @@
+"""E2CP: exhaustive and efficient constraint propagation (Lu and Ip, ECCV 2010).
+
+The constraints form Z (z_ij = z_ji = +1 for a must-link, -1 for a
+cannot-link, 0 otherwise).  With L = D^{-1/2} W D^{-1/2} of a k-NN affinity
+W, the vertical then horizontal propagations F_v <- a L F_v + (1 - a) Z and
+F_h <- a F_h L + (1 - a) F_v* converge to the closed form
+
+    F* = (1 - a)^2 (I - a L)^{-1} Z (I - a L)^{-1},
+
+and the affinity is adjusted by the propagated constraints
+
+    w~_ij = 1 - (1 - F*_ij)(1 - w_ij)  if F*_ij >= 0,
+    w~_ij = (1 + F*_ij) w_ij           otherwise,
+
+before NJW spectral clustering.  ``forest_e2cp`` (Zhu et al. 2013,
+Section III) runs the same propagation on a clustering-forest affinity.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from scipy.linalg import cho_factor, cho_solve
+
+from ..._validation import check_positive_int
+from ...registry import ALGORITHMS
+from .forest import forest_affinity, warmup as forest_warmup
+from .spectral import PairwiseEstimator, gaussian_knn_affinity, knn_graph, njw_spectral, prepare_features
+
+
+def constraint_matrix(n: int, must_link, cannot_link) -> np.ndarray:
+    """Z of Lu and Ip: +1 on must-link, -1 on cannot-link pairs (symmetric)."""
+    Z = np.zeros((n, n))
+    for pairs, value in ((must_link, 1.0), (cannot_link, -1.0)):
+        if len(pairs):
+            Z[pairs[:, 0], pairs[:, 1]] = value
+            Z[pairs[:, 1], pairs[:, 0]] = value
+    return Z
+
+
+def e2cp_propagate(W: np.ndarray, Z: np.ndarray, alpha: float = 0.8) -> np.ndarray:
+    """F* = (1 - a)^2 (I - a L)^{-1} Z (I - a L)^{-1}, L = D^{-1/2} W D^{-1/2}.
+
+    I - a L is symmetric positive definite for 0 <= a < 1 (L's eigenvalues
+    lie in [-1, 1]), so both solves share one Cholesky factorisation.
+    Isolated points get degree 1.  O(n^3).
+    """
+    if not (0.0 <= alpha < 1.0):
+        raise ValueError(f"alpha must be in [0, 1), got {alpha!r}")
+    n = W.shape[0]
+    deg = W.sum(axis=1)
+    s = 1.0 / np.sqrt(np.where(deg > 0, deg, 1.0))
+    L = s[:, None] * W * s[None, :]
+    fac = cho_factor(np.eye(n) - alpha * L)
+    F = cho_solve(fac, Z)  # (I - aL)^{-1} Z
+    F = cho_solve(fac, F.T).T  # ... (I - aL)^{-1}  (symmetric inverse)
+    return (1.0 - alpha) ** 2 * F
+
+
+def e2cp_adjust(W: np.ndarray, F: np.ndarray) -> np.ndarray:
+    """The constraint-adjusted affinity of Lu and Ip (Section 4 of their paper)."""
+    return np.where(F >= 0, 1.0 - (1.0 - F) * (1.0 - W), (1.0 + F) * W)
+
+
+class _E2CPBase(PairwiseEstimator):
+    def _base_affinity(self, Xs, random_state):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _fit(self, X, ml, cl, k):
+        t0 = time.perf_counter()
+        Xs = prepare_features(X, self.scale)
+        W, extra = self._base_affinity(Xs, self.random_state)
+        t1 = time.perf_counter()
+        F = e2cp_propagate(W, constraint_matrix(Xs.shape[0], ml, cl), float(self.alpha))
+        Wt = e2cp_adjust(W, F)
+        np.fill_diagonal(Wt, 0.0)
+        t2 = time.perf_counter()
+        self.labels_ = njw_spectral(Wt, k, self.n_init, self.random_state)
+        self.timings_ = {**extra, "affinity": t1 - t0, "propagation": t2 - t1, "spectral": time.perf_counter() - t2}
+        self.status_ = "ok"
+        return self
+
+
+@ALGORITHMS.register("e2cp")
+class E2CP(_E2CPBase):
+    """E2CP (Lu and Ip 2010) on the Gaussian k-NN affinity, then NJW spectral clustering.
+
+    Parameters
+    ----------
+    n_clusters : int, optional
+        k; by default ``problem.meta["n_clusters"]``.
+    alpha : float in [0, 1)
+        Propagation weight a.
+    n_neighbors : int
+        k-NN graph of the Gaussian affinity.
+    scale : {"symmetric", "none"}
+    n_init : int
+        k-means restarts of the spectral step.
+    random_state : int or None
+
+    Attributes
+    ----------
+    labels_, timings_, status_
+    """
+
+    def __init__(self, n_clusters=None, alpha=0.8, n_neighbors=10, scale="symmetric", n_init=10, random_state=None):
+        self.n_clusters = n_clusters
+        self.alpha = alpha
+        self.n_neighbors = n_neighbors
+        self.scale = scale
+        self.n_init = n_init
+        self.random_state = random_state
+
+    def _base_affinity(self, Xs, random_state):
+        return gaussian_knn_affinity(Xs, check_positive_int(self.n_neighbors, "n_neighbors")), {}
+
+
+@ALGORITHMS.register("forest_e2cp")
+class ForestE2CP(_E2CPBase):
+    """Forest+E2CP (Zhu et al. 2013, Section III): E2CP on a clustering-forest affinity.
+
+    The affinity is the tree-averaged same-leaf indicator of an unconstrained
+    clustering forest (pseudo two-class problem, Gini, sqrt(d) features per
+    node), restricted to its k-NN graph as in COP-RF.
+
+    Parameters
+    ----------
+    n_clusters : int, optional
+    alpha : float in [0, 1)
+        E2CP's propagation weight.
+    n_trees : int
+    mtry : int, optional
+        Default sqrt(d).
+    n_neighbors : int, optional
+        k-NN graph of the forest affinity; default round(n / 10).
+    scale, n_init, random_state
+        As :class:`E2CP`.
+    """
+
+    def __init__(self, n_clusters=None, alpha=0.8, n_trees=1000, mtry=None, n_neighbors=None, scale="symmetric",
+                 n_init=10, random_state=None):
+        self.n_clusters = n_clusters
+        self.alpha = alpha
+        self.n_trees = n_trees
+        self.mtry = mtry
+        self.n_neighbors = n_neighbors
+        self.scale = scale
+        self.n_init = n_init
+        self.random_state = random_state
+
+    def _base_affinity(self, Xs, random_state):
+        A, info = forest_affinity(Xs, n_trees=self.n_trees, mtry=self.mtry, n_filter=0, random_state=random_state)
+        k = max(1, round(Xs.shape[0] / 10)) if self.n_neighbors is None else check_positive_int(self.n_neighbors, "n_neighbors")
+        t = info["timings"]
+        return knn_graph(A, k), {"forest": t["filter"] + t["growth"] + t["affinity"]}
+
+    @classmethod
+    def warmup(cls) -> None:
+        forest_warmup()

@@ -1,0 +1,147 @@
+"""Forest affinities: the clustering forest and the COP-RF of Zhu, Loy and Gong (2013).
+
+Both grow trees on the pseudo two-class problem (real points against
+uniform pseudo points, Section II-B) and average the same-leaf indicator of
+every pair over the trees (Equation 6).  A COP forest also respects the
+pairwise constraints at each split (Equation 5, Algorithm 1) and filters
+the constraints of its root (Equations 7-8).
+
+The Python driver owns the loop over trees; each step of a tree is one
+numba kernel of :mod:`._forest_kernels`.  Trees are grown one after another:
+on this project's shared two-core machine a thread pool did not pay
+(``scripts/bench/bench_coprf.py`` reports the split of the time).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from ..._validation import check_features, check_positive_int, unknown_name_error
+from . import _forest_kernels as K
+
+CL_RULES = {"split": 0, "leaf": 1}
+
+
+def default_mtry(n_features: int) -> int:
+    """sqrt(d) candidate features per node (Section III), at least 1."""
+    return max(1, int(round(math.sqrt(n_features))))
+
+
+def forest_affinity(
+    X,
+    must_link=None,
+    cannot_link=None,
+    n_trees: int = 1000,
+    mtry: int | None = None,
+    n_filter: int = 500,
+    alpha: float = 0.5,
+    cl_rule: str = "split",
+    pseudo: bool = True,
+    random_state=None,
+):
+    """Tree-averaged same-leaf affinity of a clustering forest or a COP-RF.
+
+    Parameters
+    ----------
+    X : float array (n, d)
+        Features (already scaled).
+    must_link, cannot_link : int arrays (p, 2), (q, 2), optional
+        Pairwise constraints; with neither, a plain clustering forest.
+    n_trees : int
+        T_c (1000 in the paper).
+    mtry : int, optional
+        Candidate features per node; default sqrt(d).
+    n_filter : int
+        f, repetitions of the noisy-constraint filter at each root
+        (Equations 7-8; 500 in the paper). 0 turns the filter off: the root
+        then respects all of the tree's constraints.
+    alpha : float in (0, 1)
+        Size of the random subsets and of the kept subset, as a fraction of
+        the tree's constraints (0.5 in the paper).
+    cl_rule : {"split", "leaf"}
+        How a cannot-link pair constrains a split (see
+        :mod:`._forest_kernels`; experiments/zhu2013/README.md).
+    pseudo : bool
+        Add n uniform pseudo points per tree (the pseudo two-class problem).
+    random_state : int, Generator or None
+        Seeds one integer per tree (and per kernel), so a forest is a
+        function of its inputs and the seed.
+
+    Returns
+    -------
+    A : float64 (n, n)
+        Fraction of trees in which i and j share a leaf, zero diagonal.
+    info : dict
+        ``timings`` (seconds: ``filter``, ``growth``, ``affinity``),
+        ``mean_leaves``, ``mean_constraints`` (per tree), ``mean_kept``.
+
+    Notes
+    -----
+    Per tree: O(n d) sampling, O(f mtry (m + |P_t|) + d m log m) filtering,
+    O(nodes mtry (m log m + |P_t|)) growth and O(n depth + n^2) affinity.
+    """
+    X = check_features(X, "X")
+    n, d = X.shape
+    n_trees = check_positive_int(n_trees, "n_trees")
+    mtry = default_mtry(d) if mtry is None else check_positive_int(mtry, "mtry")
+    if cl_rule not in CL_RULES:
+        raise unknown_name_error("cl_rule", cl_rule, CL_RULES)
+    if not (0.0 < float(alpha) < 1.0):
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    n_filter = check_positive_int(n_filter, "n_filter", minimum=0)
+    ml = np.ascontiguousarray(np.empty((0, 2)) if must_link is None else must_link, dtype=np.int64).reshape(-1, 2)
+    cl = np.ascontiguousarray(np.empty((0, 2)) if cannot_link is None else cannot_link, dtype=np.int64).reshape(-1, 2)
+    rule = CL_RULES[cl_rule]
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    seeds = np.random.default_rng(random_state).integers(0, 2**31 - 1, size=(n_trees, 3))
+    counts = np.zeros((n, n), dtype=np.int32)
+    t_filter = t_grow = t_aff = 0.0
+    n_leaves = n_cons = n_kept = 0
+    for t in range(n_trees):
+        t0 = time.perf_counter()
+        Xs, ws, cls, local = K.draw_tree_sample(X, lo, hi, n if pseudo else 0, seeds[t, 0])
+        ml_t, _ = K.local_pairs(ml, local)
+        cl_t, _ = K.local_pairs(cl, local)
+        if n_filter > 0 and ml_t.shape[0] + cl_t.shape[0] > 1:
+            keep_ml, keep_cl, _ = K.filter_root_constraints(
+                Xs, ws, cls, ml_t, cl_t, mtry, rule, n_filter, float(alpha), seeds[t, 1]
+            )
+        else:
+            keep_ml = np.ones(ml_t.shape[0], dtype=np.bool_)
+            keep_cl = np.ones(cl_t.shape[0], dtype=np.bool_)
+        t1 = time.perf_counter()
+        feature, threshold, left, right, _ = K.grow_tree(
+            Xs, ws, cls, ml_t, cl_t, keep_ml, keep_cl, mtry, rule, seeds[t, 2]
+        )
+        t2 = time.perf_counter()
+        leaves = K.apply_tree(X, feature, threshold, left, right)
+        K.accumulate_same_leaf(leaves, counts)
+        t3 = time.perf_counter()
+        t_filter += t1 - t0
+        t_grow += t2 - t1
+        t_aff += t3 - t2
+        n_leaves += int(np.sum(feature < 0))
+        n_cons += ml_t.shape[0] + cl_t.shape[0]
+        n_kept += int(keep_ml.sum() + keep_cl.sum())
+    t0 = time.perf_counter()
+    A = counts.astype(np.float64) / n_trees
+    np.fill_diagonal(A, 0.0)
+    t_aff += time.perf_counter() - t0
+    info = {
+        "timings": {"filter": t_filter, "growth": t_grow, "affinity": t_aff},
+        "mean_leaves": n_leaves / n_trees,
+        "mean_constraints": n_cons / n_trees,
+        "mean_kept": n_kept / n_trees,
+    }
+    return A, info
+
+
+def warmup() -> None:
+    """Compile the forest kernels on a tiny input."""
+    rng = np.random.default_rng(0)
+    X = rng.random((12, 3))
+    for rule in CL_RULES:
+        forest_affinity(X, [[0, 1], [2, 3]], [[0, 5], [1, 7]], n_trees=2, n_filter=3, cl_rule=rule, random_state=0)

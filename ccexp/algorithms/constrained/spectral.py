@@ -1,0 +1,202 @@
+"""Spectral clustering (Ng, Jordan, Weiss 2002) and the affinities it runs on.
+
+Shared by every method of Zhu, Loy and Gong (2013): SPClust (registered
+here as ``spectral``), Spectral Learning, E2CP, Forest+E2CP and COP-RF all
+end in :func:`njw_spectral` with k given (k = the number of classes, as in
+the paper).  Features are scaled to [-1, 1] per column by the estimators
+(Section III: "All raw features are scaled to the range of [-1, 1]").
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from scipy.linalg import eigh
+from sklearn.cluster import KMeans
+
+from ..._validation import check_features, check_positive_int, unknown_name_error
+from ...registry import ALGORITHMS
+from ..base import ProblemEstimator
+
+SCALINGS = ("symmetric", "none")
+
+
+def scale_symmetric(X) -> np.ndarray:
+    """Scale every column linearly onto [-1, 1] (constant columns become 0).
+
+    Examples
+    --------
+    >>> scale_symmetric(np.array([[0.0, 5.0], [2.0, 5.0], [4.0, 5.0]]))
+    array([[-1.,  0.],
+           [ 0.,  0.],
+           [ 1.,  0.]])
+    """
+    X = check_features(X, "X")
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = hi - lo
+    out = np.zeros_like(X)
+    ok = span > 0
+    out[:, ok] = 2.0 * (X[:, ok] - lo[ok]) / span[ok] - 1.0
+    return out
+
+
+def prepare_features(X, scale: str) -> np.ndarray:
+    """``X`` validated and scaled: ``"symmetric"`` ([-1, 1], the paper's) or ``"none"``."""
+    if scale not in SCALINGS:
+        raise unknown_name_error("scale", scale, SCALINGS)
+    X = check_features(X, "X")
+    return scale_symmetric(X) if scale == "symmetric" else X
+
+
+def knn_mask(A: np.ndarray, n_neighbors: int) -> np.ndarray:
+    """Symmetric k-nearest-neighbour mask of a similarity matrix.
+
+    ``mask[i, j]`` is true iff j is among the ``n_neighbors`` most similar
+    points of i or i among those of j (the diagonal is never a neighbour).
+    Ties are broken by index (a stable sort).
+    """
+    n = A.shape[0]
+    k = min(n_neighbors, n - 1)
+    S = A.astype(np.float64, copy=True)
+    np.fill_diagonal(S, -np.inf)
+    nbrs = np.argsort(-S, axis=1, kind="stable")[:, :k]
+    mask = np.zeros((n, n), dtype=bool)
+    mask[np.repeat(np.arange(n), k), nbrs.ravel()] = True
+    return mask | mask.T
+
+
+def knn_graph(A: np.ndarray, n_neighbors: int) -> np.ndarray:
+    """``A`` restricted to its symmetric k-NN graph (COP-RF, Section II-C)."""
+    return np.where(knn_mask(A, n_neighbors), A, 0.0)
+
+
+def gaussian_knn_affinity(X: np.ndarray, n_neighbors: int = 10, sigma: float | None = None) -> np.ndarray:
+    """Gaussian affinity on the symmetric k-NN graph.
+
+    w_ij = exp(-||x_i - x_j||^2 / (2 sigma^2)) for k-NN pairs, 0 otherwise,
+    with sigma the mean distance of a point to its k-th neighbour unless
+    given (our choice; the paper does not state its kernel width).
+    """
+    from scipy.spatial.distance import cdist
+
+    D = cdist(X, X)
+    n = X.shape[0]
+    k = min(n_neighbors, n - 1)
+    if sigma is None:
+        kth = np.sort(D, axis=1)[:, k]  # column 0 is the point itself
+        sigma = float(np.mean(kth)) or 1.0
+    W = np.exp(-(D**2) / (2.0 * sigma**2))
+    W = np.where(knn_mask(-D, k), W, 0.0)
+    np.fill_diagonal(W, 0.0)
+    return W
+
+
+def njw_spectral(W: np.ndarray, n_clusters: int, n_init: int = 10, random_state=None) -> np.ndarray:
+    """Ng-Jordan-Weiss spectral clustering of a symmetric non-negative affinity.
+
+    L = D^{-1/2} W D^{-1/2}; the k leading eigenvectors, rows normalised to
+    unit length, clustered by k-means (best of ``n_init``).  An isolated
+    point (zero degree) gets degree 1 so that L stays finite.
+
+    Returns
+    -------
+    int64 array (n,)
+
+    Notes
+    -----
+    O(n^3) for the dense eigendecomposition (n <= a few thousand).
+    """
+    n = W.shape[0]
+    k = check_positive_int(n_clusters, "n_clusters")
+    if k > n:
+        raise ValueError(f"n_clusters must be at most n_items={n}, got {k}")
+    W = 0.5 * (W + W.T)
+    deg = W.sum(axis=1)
+    deg = np.where(deg > 0, deg, 1.0)
+    s = 1.0 / np.sqrt(deg)
+    L = s[:, None] * W * s[None, :]
+    _, vecs = eigh(L, subset_by_index=[n - k, n - 1])
+    norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+    U = vecs / np.where(norms > 0, norms, 1.0)
+    km = KMeans(n_clusters=k, n_init=n_init, random_state=random_state).fit(U)
+    return km.labels_.astype(np.int64)
+
+
+def n_clusters_of(est, problem) -> int:
+    """``est.n_clusters`` or the problem's ``meta["n_clusters"]`` (the true k, as in the paper)."""
+    k = est.n_clusters if est.n_clusters is not None else problem.meta.get("n_clusters")
+    if k is None:
+        raise ValueError(
+            f"{type(est).__name__} needs n_clusters: set the parameter or use an oracle that "
+            "states it in problem.meta['n_clusters'] (the pairwise oracle does)"
+        )
+    return check_positive_int(k, "n_clusters")
+
+
+def pairs_of(problem, field: str) -> np.ndarray:
+    value = getattr(problem, field)
+    return np.empty((0, 2), dtype=np.int64) if value is None else value
+
+
+class PairwiseEstimator(ProblemEstimator):
+    """Shared plumbing: ``fit(X, must_link, cannot_link)`` and ``fit_problem``."""
+
+    supervision = "must_link"
+
+    def fit(self, X, must_link=None, cannot_link=None):
+        from ..._validation import as_index_array
+
+        if self.n_clusters is None:
+            raise ValueError("n_clusters must be given to fit(X, must_link, cannot_link)")
+        X = check_features(X, "X")
+        n = X.shape[0]
+        ml = as_index_array(np.empty((0, 2)) if must_link is None else must_link, "must_link", n, 2)
+        cl = as_index_array(np.empty((0, 2)) if cannot_link is None else cannot_link, "cannot_link", n, 2)
+        return self._fit(X, ml, cl, check_positive_int(self.n_clusters, "n_clusters"))
+
+    def fit_problem(self, problem):
+        X = problem.require("X", type(self).__name__)
+        return self._fit(X, pairs_of(problem, "must_link"), pairs_of(problem, "cannot_link"), n_clusters_of(self, problem))
+
+    def _fit(self, X, ml, cl, k):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@ALGORITHMS.register("spectral")
+class SpectralClustering(PairwiseEstimator):
+    """SPClust: unconstrained NJW spectral clustering with k given (Zhu et al. 2013, Section III).
+
+    Parameters
+    ----------
+    n_clusters : int, optional
+        k; by default ``problem.meta["n_clusters"]``.
+    n_neighbors : int
+        k-NN graph of the Gaussian affinity (:func:`gaussian_knn_affinity`).
+    scale : {"symmetric", "none"}
+        Per-column scaling to [-1, 1] first (the paper's).
+    n_init : int
+        k-means restarts on the spectral embedding.
+    random_state : int or None
+
+    Attributes
+    ----------
+    labels_, timings_, status_
+    """
+
+    def __init__(self, n_clusters=None, n_neighbors=10, scale="symmetric", n_init=10, random_state=None):
+        self.n_clusters = n_clusters
+        self.n_neighbors = n_neighbors
+        self.scale = scale
+        self.n_init = n_init
+        self.random_state = random_state
+
+    def _fit(self, X, ml, cl, k):
+        t0 = time.perf_counter()
+        Xs = prepare_features(X, self.scale)
+        W = gaussian_knn_affinity(Xs, check_positive_int(self.n_neighbors, "n_neighbors"))
+        t1 = time.perf_counter()
+        self.labels_ = njw_spectral(W, k, self.n_init, self.random_state)
+        self.timings_ = {"affinity": t1 - t0, "spectral": time.perf_counter() - t1}
+        self.status_ = "ok"
+        return self
