@@ -159,3 +159,14 @@ def test_sweeping_names_starts_from_each_names_own_config(tmp_path):
     assert oracles["triplets"]["fraction"] == 1.0  # conf/oracle/triplets.yaml, not the base config
     with pytest.raises(ValueError, match="unknown dataset 'nope'; valid datasets are: .*synthetic_labels"):
         expand(dict(SMALL, sweep={"dataset": {"name": ["nope"]}}), DATASET, ORACLE)
+
+
+def test_sweeping_an_algorithm_parameter_keeps_the_instance():
+    exp = dict(SMALL, algorithms=["ls_ad_vc"], sweep={"dataset": {"k": [2]}, "algorithm": {"tie_break": ["first", "stay"]}},
+               trials=1, single_trial=[])
+    cases = expand(exp, DATASET, ORACLE)
+    assert [c.params["tie_break"] for c in cases] == ["first", "stay"]
+    assert cases[0].instance.instance_id == cases[1].instance.instance_id  # same supervision for both
+    assert cases[0].case_id != cases[1].case_id
+    with pytest.raises(ValueError, match="must start with 'dataset.', 'oracle.' or 'algorithm.'"):
+        expand(dict(SMALL, sweep={"runner": {"n_jobs": [1]}}), DATASET, ORACLE)

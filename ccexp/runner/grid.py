@@ -127,8 +127,10 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
     ----------
     experiment : dict
         With ``name``, ``algorithms``, ``trials``, ``sweep`` (nested lists
-        under ``dataset`` / ``oracle``), optional ``single_trial`` (list of
-        flat settings run once) and ``algorithm_params``.
+        under ``dataset`` / ``oracle`` / ``algorithm``; an ``algorithm.<p>``
+        list sets parameter ``p`` of every algorithm of the experiment),
+        optional ``single_trial`` (list of flat settings run once) and
+        ``algorithm_params``.
     dataset, oracle : dict
         Base configs (with ``name``) that the sweep values override.  When
         the sweep sets ``dataset.name`` (or ``oracle.name``), that value's own
@@ -138,8 +140,8 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
     sweep = flatten(experiment.get("sweep") or {})
     for key in sweep:
         group = key.split(".", 1)[0]
-        if group not in ("dataset", "oracle"):
-            raise ValueError(f"sweep key {key!r} must start with 'dataset.' or 'oracle.'")
+        if group not in ("dataset", "oracle", "algorithm"):
+            raise ValueError(f"sweep key {key!r} must start with 'dataset.', 'oracle.' or 'algorithm.'")
     keys = list(sweep)
     trials = int(experiment.get("trials", 1))
     single = [dict(s) for s in experiment.get("single_trial") or []]
@@ -153,12 +155,19 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
         # the base config's parameters never leak into another loader.
         ds = group_defaults("dataset", setting["dataset.name"]) if "dataset.name" in setting else dict(dataset)
         orc = group_defaults("oracle", setting["oracle.name"]) if "oracle.name" in setting else dict(oracle)
+        algo_setting = {}
         for k, v in setting.items():
             group, name = k.split(".", 1)
-            (ds if group == "dataset" else orc)[name] = v
+            if group == "algorithm":
+                algo_setting[name] = v
+            else:
+                (ds if group == "dataset" else orc)[name] = v
         n_trials = 1 if any(all(setting.get(k) == v for k, v in s.items()) for s in single) else trials
         for trial in range(n_trials):
-            inst = Instance(dataset=ds, oracle=orc, trial=trial, setting=setting)
+            # algorithm parameters never enter the instance: every value of a
+            # swept algorithm parameter sees the same noisy supervision
+            inst_setting = {k: v for k, v in setting.items() if not k.startswith("algorithm.")}
+            inst = Instance(dataset=ds, oracle=orc, trial=trial, setting=inst_setting)
             for a in algorithms:
-                cases.append(Case(experiment["name"], inst, a, params[a]))
+                cases.append(Case(experiment["name"], inst, a, {**params[a], **algo_setting}))
     return cases
