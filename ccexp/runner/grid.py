@@ -128,7 +128,10 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
     experiment : dict
         With ``name``, ``algorithms``, ``trials``, ``sweep`` (nested lists
         under ``dataset`` / ``oracle`` / ``algorithm``; an ``algorithm.<p>``
-        list sets parameter ``p`` of every algorithm of the experiment),
+        list sets parameter ``p`` of every algorithm of the experiment,
+        an ``algorithm.<name>.<p>`` list only that of algorithm ``<name>``;
+        ``sweep`` may also be a list of such grids, whose cases are united
+        as in scikit-learn's ``ParameterGrid``, duplicates dropped),
         optional ``single_trial`` (list of flat settings run once) and
         ``algorithm_params``.
     dataset, oracle : dict
@@ -137,20 +140,23 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
         ``conf/dataset/<name>.yaml`` replaces the base config, and the other
         swept values apply on top.
     """
-    sweep = flatten(experiment.get("sweep") or {})
-    for key in sweep:
+    grids = experiment.get("sweep") or {}
+    grids = [flatten(g or {}) for g in (grids if isinstance(grids, list) else [grids])]
+    for key in (k for g in grids for k in g):
         group = key.split(".", 1)[0]
         if group not in ("dataset", "oracle", "algorithm"):
             raise ValueError(f"sweep key {key!r} must start with 'dataset.', 'oracle.' or 'algorithm.'")
-    keys = list(sweep)
     trials = int(experiment.get("trials", 1))
     single = [dict(s) for s in experiment.get("single_trial") or []]
     algo_overrides = experiment.get("algorithm_params") or {}
     algorithms = list(experiment["algorithms"])
+    for key in (k for g in grids for k in g if k.count(".") > 1 and k.startswith("algorithm.")):
+        if key.split(".")[1] not in algorithms:
+            raise ValueError(f"sweep key {key!r} names no algorithm of the experiment ({', '.join(algorithms)})")
     params = {a: {**algorithm_defaults(a), **(algo_overrides.get(a) or {})} for a in algorithms}
-    cases = []
-    for values in itertools.product(*(sweep[k] for k in keys)):
-        setting = dict(zip(keys, values))
+    cases, seen = [], set()
+    settings = (dict(zip(g, values)) for g in grids for values in itertools.product(*g.values()))
+    for setting in settings:
         # A swept name starts from that dataset's / oracle's own config, so
         # the base config's parameters never leak into another loader.
         ds = group_defaults("dataset", setting["dataset.name"]) if "dataset.name" in setting else dict(dataset)
@@ -169,5 +175,10 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
             inst_setting = {k: v for k, v in setting.items() if not k.startswith("algorithm.")}
             inst = Instance(dataset=ds, oracle=orc, trial=trial, setting=inst_setting)
             for a in algorithms:
-                cases.append(Case(experiment["name"], inst, a, {**params[a], **algo_setting}))
+                own = {k: v for k, v in algo_setting.items() if "." not in k}
+                own.update({k.split(".", 1)[1]: v for k, v in algo_setting.items() if k.startswith(f"{a}.")})
+                case = Case(experiment["name"], inst, a, {**params[a], **own})
+                if case.case_id not in seen:  # scoped keys and overlapping grids repeat cases
+                    seen.add(case.case_id)
+                    cases.append(case)
     return cases
