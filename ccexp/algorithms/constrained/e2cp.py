@@ -26,7 +26,7 @@ from scipy.linalg import cho_factor, cho_solve
 from ..._validation import check_positive_int
 from ...registry import ALGORITHMS
 from .forest import forest_affinity, warmup as forest_warmup
-from .spectral import PairwiseEstimator, gaussian_knn_affinity, knn_graph, njw_spectral, prepare_features
+from .spectral import PairwiseEstimator, blas_threads, gaussian_knn_affinity, knn_graph, njw_spectral, prepare_features
 
 
 def constraint_matrix(n: int, must_link, cannot_link) -> np.ndarray:
@@ -52,9 +52,10 @@ def e2cp_propagate(W: np.ndarray, Z: np.ndarray, alpha: float = 0.8) -> np.ndarr
     deg = W.sum(axis=1)
     s = 1.0 / np.sqrt(np.where(deg > 0, deg, 1.0))
     L = s[:, None] * W * s[None, :]
-    fac = cho_factor(np.eye(n) - alpha * L)
-    F = cho_solve(fac, Z)  # (I - aL)^{-1} Z
-    F = cho_solve(fac, F.T).T  # ... (I - aL)^{-1}  (symmetric inverse)
+    with blas_threads(n):
+        fac = cho_factor(np.eye(n) - alpha * L)
+        F = cho_solve(fac, Z)  # (I - aL)^{-1} Z
+        F = cho_solve(fac, F.T).T  # ... (I - aL)^{-1}  (symmetric inverse)
     return (1.0 - alpha) ** 2 * F
 
 
