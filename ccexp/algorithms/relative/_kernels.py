@@ -1,0 +1,448 @@
+"""Numba kernels of ReCon (Liu, Zhang and Wang 2011, Section 4.2).
+
+Pure functions of arrays and scalars (no fastmath: merge heights and the
+order of merges must be reproducible to the bit).  The Python wrappers in
+``recon.py`` validate the input; these kernels trust it.
+
+Clusters live in *slots* ``0 .. n-1``: merging slots ``i`` and ``j`` keeps
+the larger cluster's slot and retires the other.  A cluster's identity in
+the output follows scipy's linkage convention (items ``0 .. n-1``, the
+cluster formed by merge ``t`` is ``n + t``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# ---------------------------------------------------------------------------
+# union-find on items (OneTree's connectivity test)
+
+
+@njit(cache=True)
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]  # path halving
+        x = parent[x]
+    return x
+
+
+@njit(cache=True)
+def component_labels(n, a, b):
+    """Connected components of the graph on ``0 .. n-1`` with edges ``(a[t], b[t])``.
+
+    Returns labels ``0 .. n_comp-1`` in order of first appearance and
+    ``n_comp``.  O((n + m) alpha(n)).
+    """
+    parent = np.arange(n)
+    for t in range(a.shape[0]):
+        ra = _find(parent, a[t])
+        rb = _find(parent, b[t])
+        if ra != rb:
+            if ra < rb:
+                parent[rb] = ra
+            else:
+                parent[ra] = rb
+    labels = np.full(n, -1, dtype=np.int64)
+    root_label = np.full(n, -1, dtype=np.int64)
+    k = 0
+    for x in range(n):
+        r = _find(parent, x)
+        if root_label[r] < 0:
+            root_label[r] = k
+            k += 1
+        labels[x] = root_label[r]
+    return labels, k
+
+
+# ---------------------------------------------------------------------------
+# indexed binary min-heap of slots, ordered by (mind[slot], slot)
+
+
+@njit(cache=True)
+def _hless(mind, a, b):
+    return mind[a] < mind[b] or (mind[a] == mind[b] and a < b)
+
+
+@njit(cache=True)
+def _hswap(heap, pos, p, q):
+    a = heap[p]
+    b = heap[q]
+    heap[p] = b
+    heap[q] = a
+    pos[b] = p
+    pos[a] = q
+
+
+@njit(cache=True)
+def _hup(heap, pos, mind, p):
+    while p > 0:
+        up = (p - 1) // 2
+        if _hless(mind, heap[p], heap[up]):
+            _hswap(heap, pos, p, up)
+            p = up
+        else:
+            return
+
+
+@njit(cache=True)
+def _hdown(heap, pos, mind, p, size):
+    while True:
+        left = 2 * p + 1
+        if left >= size:
+            return
+        best = left
+        if left + 1 < size and _hless(mind, heap[left + 1], heap[left]):
+            best = left + 1
+        if _hless(mind, heap[best], heap[p]):
+            _hswap(heap, pos, p, best)
+            p = best
+        else:
+            return
+
+
+@njit(cache=True)
+def _hupdate(heap, pos, mind, slot, size):
+    _hup(heap, pos, mind, pos[slot])
+    _hdown(heap, pos, mind, pos[slot], size)
+
+
+@njit(cache=True)
+def _hremove(heap, pos, mind, slot, size):
+    """Remove ``slot``; returns the new size."""
+    p = pos[slot]
+    size -= 1
+    if p < size:
+        _hswap(heap, pos, p, size)
+        moved = heap[p]
+        _hup(heap, pos, mind, p)
+        _hdown(heap, pos, mind, pos[moved], size)
+    pos[slot] = -1
+    return size
+
+
+@njit(cache=True)
+def _dist2(C, i, j):
+    s = 0.0
+    for f in range(C.shape[1]):
+        d = C[i, f] - C[j, f]
+        s += d * d
+    return s
+
+
+@njit(cache=True)
+def _rescan(k, D, alive, rej, nn, mind):
+    """Exact nearest allowed neighbour of slot ``k`` (smallest slot on ties)."""
+    best = np.inf
+    arg = -1
+    for j in range(D.shape[0]):
+        if alive[j] and j != k and not rej[k, j] and D[k, j] < best:
+            best = D[k, j]
+            arg = j
+    nn[k] = arg
+    mind[k] = best
+
+
+# ---------------------------------------------------------------------------
+# ReCon's constraint checks on the current clusters
+
+
+@njit(cache=True)
+def _forbidden(i, j, R, slot_of, inc_ptr, inc_con, active, head, nxt, size):
+    """Line 9 of ReCon: is some active ``ab|c`` with a or b in one cluster and c in the other?
+
+    Scans the constraints incident to the smaller cluster's items.
+    """
+    s, t = (i, j) if size[i] <= size[j] else (j, i)
+    x = head[s]
+    while x >= 0:
+        for p in range(inc_ptr[x], inc_ptr[x + 1]):
+            q = inc_con[p]
+            if not active[q]:
+                continue
+            sa = slot_of[R[q, 0]]
+            sb = slot_of[R[q, 1]]
+            sc = slot_of[R[q, 2]]
+            if sc == s and (sa == t or sb == t):
+                return True
+            if sc == t and (sa == s or sb == s):
+                return True
+        x = nxt[x]
+    return False
+
+
+@njit(cache=True)
+def _lfind(lparent, lsize, stamp, cur, x):
+    if stamp[x] != cur:
+        stamp[x] = cur
+        lparent[x] = x
+        lsize[x] = 1
+        return x
+    while lparent[x] != x:  # every parent was stamped in this round
+        lparent[x] = lparent[lparent[x]]
+        x = lparent[x]
+    return x
+
+
+@njit(cache=True)
+def _lunion(lparent, lsize, stamp, cur, x, y):
+    rx = _lfind(lparent, lsize, stamp, cur, x)
+    ry = _lfind(lparent, lsize, stamp, cur, y)
+    if rx == ry:
+        return False
+    if lsize[rx] < lsize[ry]:
+        rx, ry = ry, rx
+    lparent[ry] = rx
+    lsize[rx] += lsize[ry]
+    return True
+
+
+@njit(cache=True)
+def test_compatibility(i, j, n_alive, R, slot_of, active, work, lparent, lsize, stamp, stamp0):
+    """TestCompatibility(C', S, i, j) of Section 4.2, the recursion unrolled into a loop.
+
+    Parameters
+    ----------
+    i, j : int
+        Slots of the two clusters to merge.
+    n_alive : int
+        |S| at the top level: the number of current clusters.
+    R, slot_of, active
+        Constraints (original items), item -> slot, active flags.
+    work : int64 array (m,)
+        Scratch for the constraint ids of the current level.
+    lparent, lsize, stamp : int64 arrays (n,)
+        Scratch union-find over slots, reset lazily by ``stamp``.
+    stamp0 : int
+        First unused stamp value.
+
+    Returns
+    -------
+    ok : bool
+    stamp : int
+        Next unused stamp value.
+
+    Notes
+    -----
+    A level unites ``i`` and ``j`` and every ``a, b`` of its constraints;
+    a single set left means no hierarchy has ``i, j`` merged (false).
+    Otherwise only the component ``S_e`` holding ``i, j`` needs a further
+    look: the other components carry restrictions of the current
+    constraints, which are consistent.  A level costs O(|C_e| alpha), so the
+    worst case is O(|S| |C|) as for OneTree.
+    """
+    m = 0
+    for q in range(R.shape[0]):
+        if active[q]:
+            work[m] = q
+            m += 1
+    n_s = n_alive
+    cur = stamp0
+    while True:
+        if n_s <= 2:
+            return True, cur
+        cur += 1
+        unions = 0
+        if _lunion(lparent, lsize, stamp, cur, i, j):
+            unions += 1
+        for t in range(m):
+            q = work[t]
+            if _lunion(lparent, lsize, stamp, cur, slot_of[R[q, 0]], slot_of[R[q, 1]]):
+                unions += 1
+        if n_s - unions == 1:
+            return False, cur + 1
+        r = _lfind(lparent, lsize, stamp, cur, i)
+        n_next = lsize[r]
+        kept = 0
+        for t in range(m):
+            q = work[t]
+            if (
+                _lfind(lparent, lsize, stamp, cur, slot_of[R[q, 0]]) == r
+                and _lfind(lparent, lsize, stamp, cur, slot_of[R[q, 2]]) == r
+            ):
+                work[kept] = q
+                kept += 1
+        if kept == 0:
+            return True, cur + 1
+        m = kept
+        n_s = n_next
+
+
+# ---------------------------------------------------------------------------
+# the agglomeration
+
+
+@njit(cache=True)
+def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility):
+    """ReCon (Section 4.2): centroid-linkage agglomeration under relative constraints.
+
+    Parameters
+    ----------
+    X : float64 array (n, d)
+        Features in the metric's space (squared Euclidean between centroids).
+    R : int64 array (m, 3)
+        Constraints ``ab|c`` on items, assumed consistent (OneTree first).
+    inc_ptr, inc_con : int64 arrays
+        CSR item -> incident constraint ids.
+    check_compatibility : bool
+        False gives the naive constrained agglomeration (line 9 only), which
+        can dead-end; True is ReCon.
+
+    Returns
+    -------
+    Z : float64 array (n-1, 4)
+        scipy linkage rows ``(id1, id2, height, size)`` for the merges done
+        (``n_merges`` of them; the rest is zero).
+    n_merges : int
+        ``n - 1`` for a complete hierarchy, fewer at a dead end.
+    counters : int64 array (5,)
+        Candidate pairs examined, forbidden pairs (line 9),
+        TestCompatibility calls, incompatible pairs, nearest-neighbour
+        rescans.
+
+    Notes
+    -----
+    The priority queue holds the clusters, keyed by a lower bound
+    ``mind[k]`` on the distance to their nearest *allowed* partner ``nn[k]``
+    (Muellner's generic linkage algorithm, 2011, with rejected pairs
+    excluded).  The top cluster's bound is checked against the current
+    distance; if exact, ``(k, nn[k])`` is the closest allowed pair of line 8,
+    otherwise ``k``'s row is rescanned.  A merge only lowers bounds where
+    the new centroid came closer, so stale bounds stay lower bounds.
+
+    A pair rejected by line 9 or line 11 stays rejected until one of its
+    clusters merges (merging other clusters only shrinks the set of
+    hierarchies still possible), so it is marked and skipped; a merge
+    clears the marks of the merged cluster.  Checks run only for pairs
+    whose clusters both touch an active constraint: a merge involving a
+    cluster that no constraint mentions cannot violate or block anything.
+    UpdateConstraints deactivates ``ab|c`` once ``a`` and ``b`` share a
+    cluster, scanning the constraints of the absorbed (smaller) cluster's
+    items, whose labels are rewritten (union by size: O(n log n) in all).
+
+    Cost: O(n^2 d) time and O(n^2) memory for the distance matrix, O(n) per
+    rescan, plus per check O(|C|) and O(|C_e|) per TestCompatibility level.
+    """
+    n = X.shape[0]
+    m = R.shape[0]
+    C = X.copy()
+    size = np.ones(n, dtype=np.int64)
+    alive = np.ones(n, dtype=np.bool_)
+    cid = np.arange(n, dtype=np.int64)
+    slot_of = np.arange(n, dtype=np.int64)
+    head = np.arange(n, dtype=np.int64)
+    tail = np.arange(n, dtype=np.int64)
+    nxt = np.full(n, -1, dtype=np.int64)
+    active = np.ones(m, dtype=np.bool_)
+    cnt = np.zeros(n, dtype=np.int64)  # active constraint incidences per slot
+    for q in range(m):
+        for p in range(3):
+            cnt[R[q, p]] += 1
+    work = np.empty(max(m, 1), dtype=np.int64)
+    lparent = np.empty(n, dtype=np.int64)
+    lsize = np.empty(n, dtype=np.int64)
+    stamp = np.zeros(n, dtype=np.int64)
+    cur = 1
+    counters = np.zeros(5, dtype=np.int64)
+    Z = np.zeros((max(n - 1, 0), 4))
+
+    D = np.empty((n, n))
+    for i in range(n):
+        D[i, i] = np.inf
+        for j in range(i + 1, n):
+            D[i, j] = _dist2(C, i, j)
+            D[j, i] = D[i, j]
+    rej = np.zeros((n, n), dtype=np.bool_)
+    nn = np.full(n, -1, dtype=np.int64)
+    mind = np.full(n, np.inf)
+    for k in range(n):
+        _rescan(k, D, alive, rej, nn, mind)
+    heap = np.arange(n, dtype=np.int64)
+    pos = np.arange(n, dtype=np.int64)
+    hsize = n
+    for p in range(n // 2 - 1, -1, -1):
+        _hdown(heap, pos, mind, p, hsize)
+
+    n_alive = n
+    n_merges = 0
+    while n_alive > 1:
+        i = heap[0]
+        if mind[i] == np.inf:
+            break  # dead end: every remaining pair is rejected
+        j = nn[i]
+        if j < 0 or not alive[j] or rej[i, j] or D[i, j] != mind[i]:
+            counters[4] += 1
+            _rescan(i, D, alive, rej, nn, mind)
+            _hupdate(heap, pos, mind, i, hsize)
+            continue
+        counters[0] += 1
+        ok = True
+        if cnt[i] > 0 and cnt[j] > 0:
+            if _forbidden(i, j, R, slot_of, inc_ptr, inc_con, active, head, nxt, size):
+                counters[1] += 1
+                ok = False
+            elif check_compatibility:
+                counters[2] += 1
+                ok, cur = test_compatibility(i, j, n_alive, R, slot_of, active, work, lparent, lsize, stamp, cur)
+                if not ok:
+                    counters[3] += 1
+        if not ok:
+            rej[i, j] = True
+            rej[j, i] = True
+            counters[4] += 1
+            _rescan(i, D, alive, rej, nn, mind)
+            _hupdate(heap, pos, mind, i, hsize)
+            continue
+        # merge: keep the larger cluster's slot, absorb the smaller one
+        key = D[i, j]
+        keep, gone = (i, j) if size[i] >= size[j] else (j, i)
+        Z[n_merges, 0] = min(cid[i], cid[j])
+        Z[n_merges, 1] = max(cid[i], cid[j])
+        Z[n_merges, 2] = np.sqrt(key)
+        Z[n_merges, 3] = size[i] + size[j]
+        tot = size[keep] + size[gone]
+        for f in range(C.shape[1]):
+            C[keep, f] = (size[keep] * C[keep, f] + size[gone] * C[gone, f]) / tot
+        x = head[gone]
+        while x >= 0:
+            slot_of[x] = keep
+            x = nxt[x]
+        nxt[tail[keep]] = head[gone]
+        tail[keep] = tail[gone]
+        # UpdateConstraints: ab|c with a, b now in one cluster is satisfied for good
+        cnt[keep] += cnt[gone]
+        cnt[gone] = 0
+        if cnt[keep] > 0:
+            x = head[gone]
+            while x >= 0:
+                for p in range(inc_ptr[x], inc_ptr[x + 1]):
+                    q = inc_con[p]
+                    if active[q] and slot_of[R[q, 0]] == slot_of[R[q, 1]]:
+                        active[q] = False
+                        cnt[keep] -= 2
+                        cnt[slot_of[R[q, 2]]] -= 1
+                x = nxt[x]
+        size[keep] = tot
+        alive[gone] = False
+        cid[keep] = n + n_merges
+        n_merges += 1
+        n_alive -= 1
+        hsize = _hremove(heap, pos, mind, gone, hsize)
+        if n_alive == 1:
+            break
+        # the merged cluster's distances; neighbours it came closer to lower their bound
+        for k in range(n):
+            if alive[k] and k != keep:
+                d = _dist2(C, keep, k)
+                D[keep, k] = d
+                D[k, keep] = d
+                rej[keep, k] = False
+                rej[k, keep] = False
+                if d < mind[k]:
+                    mind[k] = d
+                    nn[k] = keep
+                    _hup(heap, pos, mind, pos[k])
+        _rescan(keep, D, alive, rej, nn, mind)
+        _hupdate(heap, pos, mind, keep, hsize)
+    return Z, n_merges, counters
+

@@ -1,0 +1,90 @@
+"""K-means baselines of Liu, Zhang and Wang (2011, Section 5).
+
+"K-Means + Euclidean Metric" ignores the constraints; "K-Means +
+SVM-Metric" runs K-means after the Schultz-Joachims metric learned from
+them (``svm_metric.py``).  K-means is scikit-learn's (Lloyd, k-means++
+initialisation, best of ``n_init`` runs), seeded by ``random_state``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from sklearn.cluster import KMeans as _SKKMeans
+
+from ..._validation import as_index_array, check_features, check_positive_int
+from ...registry import ALGORITHMS
+from ..base import ProblemEstimator
+from .hierarchy import partition_violations
+from .recon import _n_clusters
+from .svm_metric import SVMMetric
+
+
+@ALGORITHMS.register("kmeans")
+class KMeansBaseline(ProblemEstimator):
+    """K-means with the true k on the features ("K-Means + Euclidean Metric").
+
+    Parameters
+    ----------
+    n_clusters : int, optional
+        k; by default ``problem.meta["n_clusters"]``.
+    n_init : int
+        K-means restarts (best inertia kept).
+    random_state : int or None
+
+    Attributes
+    ----------
+    labels_, objective_ (violated constraints, Definition 4.2, when the
+    problem has any), timings_, status_.
+    """
+
+    supervision = "relative"
+    use_metric = False
+
+    def __init__(self, n_clusters=None, n_init=10, svm_C=1.0, random_state=None):
+        self.n_clusters = n_clusters
+        self.n_init = n_init
+        self.svm_C = svm_C
+        self.random_state = random_state
+
+    def fit(self, X, relative=None, y=None):
+        if self.n_clusters is None:
+            raise ValueError("n_clusters must be given to fit(X, relative)")
+        X = check_features(X, "X")
+        R = as_index_array(np.empty((0, 3)) if relative is None else relative, "relative", X.shape[0], 3)
+        return self._fit(X, R, self.n_clusters)
+
+    def fit_problem(self, problem):
+        X = problem.require("X", type(self).__name__)
+        R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
+        return self._fit(X, R, _n_clusters(self, problem))
+
+    def _fit(self, X, R, k):
+        k = check_positive_int(k, "n_clusters")
+        n_init = check_positive_int(self.n_init, "n_init")
+        t0 = time.perf_counter()
+        Xm = X
+        if self.use_metric:
+            svm = SVMMetric(C=self.svm_C).fit(X, R)
+            Xm = svm.transform(X)
+            self.metric_weights_, self.metric_info_ = svm.weights_, svm.info_
+        t1 = time.perf_counter()
+        km = _SKKMeans(n_clusters=k, n_init=n_init, random_state=self.random_state).fit(Xm)
+        t2 = time.perf_counter()
+        self.labels_ = km.labels_.astype(np.int64)
+        self.objective_ = int(partition_violations(self.labels_, R).sum()) if R.shape[0] else 0
+        self.status_ = "ok"
+        self.timings_ = {"metric": t1 - t0, "kmeans": t2 - t1}
+        return self
+
+
+@ALGORITHMS.register("kmeans_svm")
+class KMeansSVM(KMeansBaseline):
+    """K-means after the SVM metric learned from the constraints ("K-Means + SVM-Metric").
+
+    Parameters as :class:`KMeansBaseline`, plus ``svm_C`` (C = 1 in the paper).
+    Without constraints the metric is Euclidean, so this equals ``kmeans``.
+    """
+
+    use_metric = True
