@@ -192,33 +192,37 @@ def _read_rows(path, spec: UCISpec) -> list[list[str]]:
 def read_uci(spec: UCISpec) -> tuple[np.ndarray, np.ndarray]:
     """Parse a spec's files into raw features and raw label strings, in file order.
 
+    Every call checks that the files exist (and their sha256, once per
+    path); the parse itself is cached per spec and paths.
+
     Returns
     -------
     X : float64 array (n, d)
     labels : str array (n,)
         The raw label text of each row.
     """
+    paths = tuple(
+        str(data_file(f.relpath, sha256=f.sha256, url=f.url, dataset=spec.name)) for f in spec.files
+    )
+    X, labels = _parse(spec, paths)
+    return X.copy(), labels.copy()
+
+
+@lru_cache(maxsize=8)
+def _parse(spec: UCISpec, paths: tuple[str, ...]):
+    # Parsing letter-recognition takes ~0.1 s; a sweep loads it for every instance.
     rows: list[list[str]] = []
-    for f in spec.files:
-        path = data_file(f.relpath, sha256=f.sha256, url=f.url, dataset=spec.name)
+    for path in paths:
         rows.extend(_read_rows(path, spec))
     width = len(rows[0])
     bad = next((i for i, r in enumerate(rows) if len(r) != width), None)
     if bad is not None:
-        raise ValueError(f"{spec.name}: row {bad} has {len(rows[bad])} fields, expected {width}")
+        raise ValueError(f"{spec.name}: row {bad} of {paths} has {len(rows[bad])} fields, expected {width}")
     table = np.array(rows, dtype=object)
     label_col = spec.label_col % width
     drop = {c % width for c in spec.drop_cols} | {label_col}
     keep = [c for c in range(width) if c not in drop]
-    labels = table[:, label_col].astype(str)
-    X = table[:, keep].astype(np.float64)
-    return X, labels
-
-
-@lru_cache(maxsize=8)
-def _read_cached(spec: UCISpec):
-    # Parsing letter-recognition takes ~0.1 s; a sweep loads it for every instance.
-    return read_uci(spec)
+    return table[:, keep].astype(np.float64), table[:, label_col].astype(str)
 
 
 def scale_features(X: np.ndarray, scale: str) -> np.ndarray:
@@ -264,8 +268,7 @@ def load_uci(name: str, scale: str = "none", n: int | None = None, sample_seed: 
     if name not in UCI_SPECS:
         raise unknown_name_error("UCI dataset", name, UCI_SPECS)
     spec = UCI_SPECS[name]
-    X, labels = _read_cached(spec)
-    X, labels = X.copy(), labels.copy()
+    X, labels = read_uci(spec)
     if spec.classes is not None:
         mask = np.isin(labels, spec.classes)
         X, labels = X[mask], labels[mask]
