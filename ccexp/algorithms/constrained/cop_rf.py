@@ -37,9 +37,11 @@ class COPRF(PairwiseEstimator):
         Candidate features per node; default sqrt(d).
     n_neighbors : int, optional
         k of the k-NN graph; default round(n / 10).
-    cl_rule : {"split", "leaf"}
-        How a cannot-link constrains a split (README: "split" is Algorithm 1
-        as written).
+    cl_rule : {"leaf", "split"}
+        How a cannot-link constrains a split: "split" is Algorithm 1 taken
+        literally (every cannot-link pair of a node separated by its split),
+        "leaf" keeps must-links hard and splits until no cannot-link pair of
+        a leaf can be separated (experiments/zhu2013/README.md compares them).
     scale : {"symmetric", "none"}
         Scale features to [-1, 1] first (the paper's; trees are invariant to it).
     n_init : int
@@ -60,7 +62,7 @@ class COPRF(PairwiseEstimator):
     """
 
     def __init__(self, n_clusters=None, n_trees=1000, n_filter=500, alpha=0.5, mtry=None, n_neighbors=None,
-                 cl_rule="split", scale="symmetric", n_init=10, random_state=None):
+                 cl_rule="leaf", scale="symmetric", n_init=10, random_state=None):
         self.n_clusters = n_clusters
         self.n_trees = n_trees
         self.n_filter = n_filter
