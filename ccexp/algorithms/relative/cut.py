@@ -34,11 +34,19 @@ class _Members:
         return self.order[s : s + self.sizes[node]]
 
 
-def _top_down(Z, n, n_merges, k, threshold, sizes, roots):
-    """Undo merges from the last one until ``k`` branches of size >= threshold remain.
+SPLIT_ORDERS = ("size", "height", "last")
 
-    Returns (clusters, outliers) as node lists, or None when k is not reached.
+
+def _top_down(Z, n, n_merges, k, threshold, sizes, roots, split):
+    """Split branches from the root down until ``k`` branches of size >= threshold remain.
+
+    The branch split next is the largest (``"size"``), the one whose
+    halves merged farthest apart (``"height"``) or the most recent merge
+    (``"last"``).  Returns (clusters, outliers) as node lists, or None when
+    k is not reached.
     """
+    import heapq
+
     clusters = [r for r in roots if sizes[r] >= threshold]
     outliers = [r for r in roots if sizes[r] < threshold]
     if not clusters:
@@ -49,20 +57,31 @@ def _top_down(Z, n, n_merges, k, threshold, sizes, roots):
         clusters.sort(key=lambda r: -sizes[r])
         outliers += clusters[k:]
         clusters = clusters[:k]
-    live = set(clusters)
-    for t in range(n_merges - 1, -1, -1):
-        if len(live) >= k:
-            break
-        node = n + t
-        if node not in live:
+
+    def priority(node):
+        if split == "size":
+            return (-int(sizes[node]), -node)
+        if split == "height":
+            return (-(Z[node - n, 2] if node >= n else -np.inf), -node)
+        return (-node, 0)
+
+    heap = [(priority(r), r) for r in clusters]
+    heapq.heapify(heap)
+    final = []  # branches that cannot be split further
+    while heap and len(heap) + len(final) < k:
+        _, node = heapq.heappop(heap)
+        if node < n:
+            final.append(node)
             continue
-        kids = (int(Z[t, 0]), int(Z[t, 1]))
+        kids = (int(Z[node - n, 0]), int(Z[node - n, 1]))
         big = [c for c in kids if sizes[c] >= threshold]
         if not big:
-            continue  # both halves are outlier-sized: keep the branch whole
-        live.remove(node)
-        live.update(big)
+            final.append(node)  # both halves are outlier-sized: keep the branch whole
+            continue
+        for c in big:
+            heapq.heappush(heap, (priority(c), c))
         outliers += [c for c in kids if sizes[c] < threshold]
+    live = [node for _, node in heap] + final
     if len(live) < k:
         return None
     return sorted(live), outliers
@@ -75,6 +94,7 @@ def cut_hierarchy(
     k: int,
     min_branch_size: int = 1,
     R: np.ndarray | None = None,
+    split: str = "size",
 ) -> tuple[np.ndarray, dict]:
     """A k-partition from a linkage matrix, outlier branches merged into their nearest cluster.
 
@@ -97,6 +117,11 @@ def cut_hierarchy(
         those where it adds the fewest violations (Definition 4.2), so the
         outlier step keeps the cut's guarantee whenever it can; without
         ``R``, simply the nearest cluster.
+    split : {"size", "height", "last"}
+        Which branch to split next, going down from the root: the largest,
+        the one whose two halves merged farthest apart, or the most recent
+        merge.  The paper cuts "from the root level ... down" without an
+        order among branches of one level; see experiments/liu2011/README.md.
 
     Returns
     -------
@@ -111,6 +136,8 @@ def cut_hierarchy(
     O(b k (d + |C_b|)) for b outlier branches.
     """
     n = X.shape[0]
+    if split not in SPLIT_ORDERS:
+        raise ValueError(f"split must be one of {', '.join(SPLIT_ORDERS)}, got {split!r}")
     if not 1 <= k <= n:
         raise ValueError(f"k must be in [1, {n}], got {k}")
     sizes = np.concatenate([np.ones(n, dtype=np.int64), Z[:n_merges, 3].astype(np.int64)])
@@ -119,7 +146,7 @@ def cut_hierarchy(
     roots = [int(r) for r in np.flatnonzero(~has_parent)]
     threshold = max(1, int(min_branch_size))
     while True:
-        res = _top_down(Z, n, n_merges, k, threshold, sizes, roots)
+        res = _top_down(Z, n, n_merges, k, threshold, sizes, roots, split)
         if res is not None or threshold == 1:
             break
         threshold = max(1, threshold // 2)

@@ -71,8 +71,9 @@ def constrained_linkage(X: np.ndarray, R: np.ndarray, check_compatibility: bool 
 
 def _branch_threshold(min_branch_size, n: int, k: int) -> int:
     if min_branch_size == "auto":
-        # Section 4.2.1 gives no value; 1% of the items, at least 2
-        return max(2, int(math.ceil(0.01 * n)))
+        # Section 4.2.1 gives no value; 5% of the items, at least 2
+        # (experiments/liu2011/README.md shows the choice)
+        return max(2, int(math.ceil(0.05 * n)))
     if isinstance(min_branch_size, numbers.Integral) and not isinstance(min_branch_size, bool):
         return check_positive_int(min_branch_size, "min_branch_size")
     raise ValueError(f"min_branch_size must be 'auto' or an integer >= 1, got {min_branch_size!r}")
@@ -129,7 +130,7 @@ class _HierarchyEstimator(ProblemEstimator):
             self.status_ = "dead_end"
         t0 = time.perf_counter()
         threshold = _branch_threshold(self.min_branch_size, X.shape[0], k)
-        labels, info = cut_hierarchy(Z, n_merges, Xm, k, threshold, R_used if len(R_used) else None)
+        labels, info = cut_hierarchy(Z, n_merges, Xm, k, threshold, R_used if len(R_used) else None, self.split)
         timings["cut"] = time.perf_counter() - t0
         self.linkage_, self.n_merges_, self.counters_, self.cut_info_ = Z, n_merges, counters, info
         self.n_tests_ = counters["compatibility_tests"]
@@ -162,8 +163,11 @@ class ReCon(_HierarchyEstimator):
         SVM metric learned from the same constraints ("ReCon + SVM-Metric").
     min_branch_size : "auto" or int
         Branch-size threshold for outliers when cutting (Section 4.2.1, no
-        value given there); "auto" = 1% of the items, at least 2.  1 is the
+        value given there); "auto" = 5% of the items, at least 2.  1 is the
         plain cut.
+    split : {"size", "height", "last"}
+        Which branch the top-down cut splits next: the largest (default),
+        the one whose halves are farthest apart, or the latest merge.
     check_compatibility : bool
         True is ReCon; False the naive constrained agglomeration (for the
         dead-end demonstration), which may end with a forest.
@@ -209,6 +213,7 @@ class ReCon(_HierarchyEstimator):
         n_clusters=None,
         metric="euclidean",
         min_branch_size="auto",
+        split="size",
         check_compatibility=True,
         on_inconsistent="greedy",
         svm_C=1.0,
@@ -217,6 +222,7 @@ class ReCon(_HierarchyEstimator):
         self.n_clusters = n_clusters
         self.metric = metric
         self.min_branch_size = min_branch_size
+        self.split = split
         self.check_compatibility = check_compatibility
         self.on_inconsistent = on_inconsistent
         self.svm_C = svm_C
@@ -252,6 +258,7 @@ class Hierarchical(_HierarchyEstimator):
     ----------
     n_clusters : int, optional
     min_branch_size : "auto" or int
+    split : {"size", "height", "last"}
         As for :class:`ReCon`, so that ReCon with no constraints is this.
     random_state : None
         Deterministic.
@@ -262,9 +269,10 @@ class Hierarchical(_HierarchyEstimator):
     on_inconsistent = "raise"
     svm_C = 1.0
 
-    def __init__(self, n_clusters=None, min_branch_size="auto", random_state=None):
+    def __init__(self, n_clusters=None, min_branch_size="auto", split="size", random_state=None):
         self.n_clusters = n_clusters
         self.min_branch_size = min_branch_size
+        self.split = split
         self.random_state = random_state
 
     def fit(self, X, y=None):
@@ -296,9 +304,12 @@ class ReConSVM(ReCon):
         n_clusters=None,
         metric="svm",
         min_branch_size="auto",
+        split="size",
         check_compatibility=True,
         on_inconsistent="greedy",
         svm_C=1.0,
         random_state=None,
     ):
-        super().__init__(n_clusters, metric, min_branch_size, check_compatibility, on_inconsistent, svm_C, random_state)
+        super().__init__(
+            n_clusters, metric, min_branch_size, split, check_compatibility, on_inconsistent, svm_C, random_state
+        )
