@@ -6,6 +6,7 @@ plain records.  Ground truth goes from the dataset to the scorer only.
 
 from __future__ import annotations
 
+import inspect
 import time
 import traceback
 
@@ -46,6 +47,48 @@ def build_problem(inst: Instance):
     return dataset, problem
 
 
+def convergence_stop(y, rule: dict | None):
+    """A callback that stops an active run once its curve has converged, or None.
+
+    The rule may use the ground truth ``y`` (the estimator never sees it):
+    stop after ``patience`` consecutive clusterings with ARI >= ``threshold``.
+    The report holds a stopped curve at its last value, as the paper's
+    curves stay at an ARI of 1 once reached.
+    """
+    if not rule or y is None:
+        return None
+    from ..metrics import adjusted_rand
+
+    threshold = float(rule.get("threshold", 1.0))
+    patience = int(rule.get("patience", 5))
+    streak = [0]
+
+    def callback(n_queries, labels) -> bool:
+        streak[0] = streak[0] + 1 if adjusted_rand(y, labels) >= threshold else 0
+        return streak[0] >= patience
+
+    return callback
+
+
+def history_trace(history, y, metrics=("ari", "ami")) -> list[dict]:
+    """One row per entry of an estimator's ``history_``: step, n_queries, scores, numeric extras."""
+    from ..metrics import adjusted_mutual_info, adjusted_rand
+
+    fns = {"ari": adjusted_rand, "ami": adjusted_mutual_info}
+    rows = []
+    for step, h in enumerate(history):
+        row = {"step": step, "n_queries": int(h["n_queries"])}
+        labels = h.get("labels")
+        if labels is not None and y is not None:
+            for m in metrics:
+                row[m] = fns[m](y, labels)
+        for k, v in h.items():
+            if k not in ("labels", "n_queries") and isinstance(v, (int, float, np.integer, np.floating, bool, np.bool_)):
+                row[k] = float(v)
+        rows.append(row)
+    return rows
+
+
 def run_instance(cases: list[Case], context: dict) -> list[dict]:
     """Run ``cases`` (all of one instance) and return one record per case.
 
@@ -79,8 +122,12 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
         rec.update({f"algorithm.{k}": v for k, v in flatten(case.params).items()})
         try:
             est = ALGORITHMS.get(case.algorithm)(random_state=case.algorithm_seed, **case.params)
+            kwargs = {}
+            callback = convergence_stop(dataset.y, context.get("early_stop"))
+            if callback is not None and "callback" in inspect.signature(est.fit_problem).parameters:
+                kwargs["callback"] = callback
             t1 = time.perf_counter()
-            est.fit_problem(problem)
+            est.fit_problem(problem, **kwargs)
             rec["fit_seconds"] = time.perf_counter() - t1
             rec.update(score(est.labels_, dataset.y, problem=problem))
             if dataset.y is None:  # no ground truth to score against: keep the clustering itself
@@ -92,6 +139,10 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
             for attr in ("n_removed_", "n_passes_"):
                 if hasattr(est, attr):
                     rec[attr.rstrip("_")] = int(getattr(est, attr))
+            if getattr(est, "history_", None) is not None:
+                # per-step trace, written to traces.parquet by the sweep
+                rec["n_queries"] = int(est.history_[-1]["n_queries"]) if est.history_ else 0
+                rec["_trace"] = history_trace(est.history_, dataset.y, tuple(context.get("trace_metrics") or ("ari", "ami")))
             rec["status"] = getattr(est, "status_", "ok")
         except Exception as exc:  # noqa: BLE001 - recorded, never silent
             rec["status"] = "error"

@@ -95,6 +95,9 @@ def run_sweep(
         "scale": experiment.get("scale"),
         "code_version": code_version(),
         "config_hash": stable_hash(experiment),
+        # active learning: the runner's convergence rule and the per-step metrics
+        "early_stop": experiment.get("early_stop"),
+        "trace_metrics": experiment.get("trace_metrics"),
     }
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "run.json").write_text(

@@ -4,6 +4,9 @@ The embedded default store is a SQLite file inside the results folder (no
 server); ``tracking=server tracking.uri=http://...`` logs to a running
 ``mlflow server``.  Child runs carry the mean and standard deviation over
 trials of every metric; the parent carries the records table and figures.
+Where the sweep left per-step traces (active learning), each child run also
+carries the mean learning curves ``curve.ari``, ``curve.ami`` with
+``step = number of queries``, so the MLflow UI draws them.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import pandas as pd
 
 log = logging.getLogger("ccexp")
 
-METRICS = ("ari", "ami", "f_measure", "precision", "recall", "n_clusters", "objective", "objective_fraction", "fit_seconds")
+METRICS = ("ari", "ami", "f_measure", "precision", "recall", "n_clusters", "objective", "objective_fraction", "n_queries", "fit_seconds")
 
 
 def tracking_uri(mode: str, uri: str | None, results_dir: str | Path) -> str | None:
@@ -49,6 +52,44 @@ def summarise(df: pd.DataFrame) -> pd.DataFrame:
     std = g.std(ddof=0).add_suffix("_std")
     count = g.size().rename("n_trials")
     return pd.concat([mean, std, count], axis=1).reset_index()
+
+
+#: trace columns logged as learning curves
+CURVE_METRICS = ("ari", "ami")
+
+
+def _key(values) -> tuple:
+    return tuple(None if (isinstance(v, float) and np.isnan(v)) else v for v in values)
+
+
+def mean_curves(traces: pd.DataFrame, case_ids) -> pd.DataFrame:
+    """Mean over cases of each trace metric against ``n_queries``.
+
+    A curve that stopped early (converged) is held at its last value up to
+    the longest curve of the group, as the paper's curves are drawn.
+    """
+    t = traces[traces["case_id"].isin(set(case_ids))]
+    metrics = [m for m in CURVE_METRICS if m in t.columns]
+    if not len(t) or not metrics:
+        return pd.DataFrame()
+    grid = np.sort(t["n_queries"].unique())
+    out = {}
+    for m in metrics:
+        wide = t.pivot_table(index="n_queries", columns="case_id", values=m, aggfunc="last").reindex(grid).ffill()
+        out[m] = wide.mean(axis=1)
+    return pd.DataFrame(out)
+
+
+def _curve_metrics(traces, case_ids, ts):
+    from mlflow.entities import Metric
+
+    curves = mean_curves(traces, case_ids)
+    return [
+        Metric(f"curve.{m}", float(v), ts, int(q))
+        for m in curves.columns
+        for q, v in curves[m].items()
+        if np.isfinite(v)
+    ]
 
 
 @contextmanager
@@ -100,6 +141,13 @@ def log_sweep(
     client.log_batch(pid, params=[Param(k, str(v)[:500]) for k, v in params.items()])
     summary = summarise(records) if len(records) else pd.DataFrame()
     ts = int(pd.Timestamp.now().timestamp() * 1000)
+    traces_path = Path(results_dir) / experiment_name / "traces.parquet"
+    traces = pd.read_parquet(traces_path) if traces_path.exists() and len(records) else pd.DataFrame()
+    members: dict = {}
+    if len(traces):
+        keys = ["algorithm"] + setting_columns(records)
+        for values, g in records.groupby(keys, dropna=False):
+            members[_key(values if isinstance(values, tuple) else (values,))] = g["case_id"].tolist()
     with _quiet_run_urls():
         for row in summary.to_dict("records"):
             setting = {k: v for k, v in row.items() if k.startswith(("dataset.", "oracle.", "algorithm."))}
@@ -116,6 +164,11 @@ def log_sweep(
             ]
             ps = [Param("algorithm", row["algorithm"])] + [Param(k, str(v)) for k, v in setting.items()]
             client.log_batch(child.info.run_id, metrics=metrics, params=ps)
+            if members:
+                ids = members.get(_key(row[k] for k in ["algorithm"] + setting_columns(records)), [])
+                curve = _curve_metrics(traces, ids, ts)
+                for i in range(0, len(curve), 1000):  # MLflow takes at most 1000 metrics per batch
+                    client.log_batch(child.info.run_id, metrics=curve[i : i + 1000])
             client.set_terminated(child.info.run_id)
     overall = []
     if len(records):

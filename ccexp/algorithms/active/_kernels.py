@@ -469,3 +469,18 @@ def apply_answers(total, counts, S, bu, bv, answers):
         s = t / (c + 1)
         S[u, v] = s
         S[v, u] = s
+
+
+@njit(cache=True)
+def eligible_magnitudes(S, counts, cap, out_vals, out_u, out_v):
+    """|S(u, v)| of every edge u < v asked fewer than ``cap`` times (Eq. 8's candidates); returns their number."""
+    n = S.shape[0]
+    m = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            if counts[u, v] < cap:
+                out_vals[m] = abs(S[u, v])
+                out_u[m] = u
+                out_v[m] = v
+                m += 1
+    return m

@@ -99,7 +99,7 @@ class BatchSelector:
         self.touched_u = np.empty(n_edges, dtype=np.int64)
         self.touched_v = np.empty(n_edges, dtype=np.int64)
         self.mark = np.zeros((n, n), dtype=np.uint8)
-        self._iu = None
+        self._vals = None
         #: |E_violates| of the last maxmin / maxexp step (Figure 6c), else -1
         self.n_violations = -1
         self.explored = False
@@ -121,13 +121,11 @@ class BatchSelector:
         return out_u[:k], out_v[:k]
 
     def _uncertainty(self, S, counts, n_want, rng):
-        if self._iu is None:
-            self._iu = np.triu_indices(self.n, 1)
-        iu, ju = self._iu
-        ok = counts[iu, ju] < self.cap
-        cand = np.flatnonzero(ok)
-        pick = cand[top_b_with_ties(-np.abs(S[iu[cand], ju[cand]]), n_want, rng)]
-        return iu[pick].astype(np.int64), ju[pick].astype(np.int64)
+        if self._vals is None:
+            self._vals = np.empty(self.viol_u.shape[0], dtype=np.float64)
+        m = K.eligible_magnitudes(S, counts, self.cap, self._vals, self.touched_u, self.touched_v)
+        pick = top_b_with_ties(-self._vals[:m], n_want, rng)
+        return self.touched_u[pick].copy(), self.touched_v[pick].copy()
 
     def _triangles(self, S, labels, counts, n_want, rng):
         m = K.violating_edges(S, labels, self.viol_u, self.viol_v)
