@@ -1,0 +1,335 @@
+"""Report for Liu, Zhang and Wang (2011): Figures 2-5, Figure 3's table, the claims.
+
+Everything is computed from the records; the paper reports no numbers in
+its text (its results are curves), so ``experiments/liu2011/reference.csv``
+holds its claims (kind ``claim``: value 1 = the claim holds) and the
+qualitative facts a reader can check against Figures 2-5.  Algorithms and
+datasets are handled generically: whichever are in the records are drawn,
+and a claim about an absent one is "not run".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .common import code_versions, compare_row, fmt_number, load_reference, markdown_table, ok_records, write_table
+
+PAPER = "liu2011"
+X_COL = "problem.n_constraints"
+
+ALGORITHM_ORDER = ("recon", "recon_svm", "kmeans_svm", "hierarchical", "kmeans")
+DISPLAY = {
+    "recon": "ReCon + Euclidean",
+    "recon_svm": "ReCon + SVM-Metric",
+    "kmeans_svm": "K-Means + SVM-Metric",
+    "hierarchical": "Hierarchical + Euclidean",
+    "kmeans": "K-Means + Euclidean",
+}
+_STYLE = {
+    "recon": ("#d62728", "o", "-"),
+    "recon_svm": ("#ff7f0e", "s", "-"),
+    "kmeans_svm": ("#1f77b4", "^", "-"),
+    "hierarchical": ("#7f7f7f", "v", "--"),
+    "kmeans": ("#2ca02c", "D", "--"),
+}
+DATASET_ORDER = ("iris", "wine", "ionosphere", "transfusion", "digits389", "letters_ijlt", "letters3000", "digits3000")
+DATASET_DISPLAY = {
+    "iris": "Iris",
+    "wine": "Wine",
+    "ionosphere": "Ionosphere",
+    "transfusion": "Transfusion",
+    "digits389": "Digits-389",
+    "letters_ijlt": "Letters-IJLT",
+    "letters3000": "Letters-3000",
+    "digits3000": "Digits-3000",
+}
+# "100% accuracy": a mean pairwise F-measure at least this high.
+PERFECT = 0.999
+
+
+def _ordered(values, order):
+    values = list(dict.fromkeys(values))
+    return [v for v in order if v in values] + sorted(v for v in values if v not in order)
+
+
+def curve_stats(ok: pd.DataFrame, value: str = "f_measure") -> pd.DataFrame:
+    """Mean, std, min, max and count of ``value`` per dataset, algorithm and constraint setting.
+
+    The setting is the oracle's ``fraction`` when present (each trial draws
+    the same number), else the number of constraints; ``n_constraints`` is
+    the mean number the algorithms saw.
+    """
+    key = "oracle.fraction" if "oracle.fraction" in ok and ok["oracle.fraction"].notna().any() else X_COL
+    g = ok.groupby(["dataset", "algorithm", key])
+    out = g[value].agg(["mean", "std", "min", "max", "count"]).reset_index()
+    out["n_constraints"] = g[X_COL].mean().to_numpy()
+    return out.rename(columns={key: "setting"})
+
+
+def _grid(n_panels: int, width: float = 3.6, height: float = 3.0):
+    cols = min(3, max(1, n_panels))
+    rows = int(np.ceil(n_panels / cols))
+    fig = Figure(figsize=(width * cols, height * rows), constrained_layout=True)
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax in axes[n_panels:]:
+        ax.set_visible(False)
+    return fig, axes
+
+
+def accuracy_figure(stats: pd.DataFrame, path: Path, title: str) -> Path:
+    """One panel per dataset: mean pairwise F-measure against the number of constraints."""
+    datasets = _ordered(stats["dataset"], DATASET_ORDER)
+    fig, axes = _grid(max(1, len(datasets)))
+    for ax, ds in zip(axes, datasets):
+        sub = stats[stats["dataset"] == ds]
+        for alg in _ordered(sub["algorithm"], ALGORITHM_ORDER):
+            s = sub[sub["algorithm"] == alg].sort_values("n_constraints")
+            color, marker, ls = _STYLE.get(alg, ("k", "x", ":"))
+            ax.plot(s["n_constraints"], s["mean"], color=color, marker=marker, ls=ls, ms=4, label=DISPLAY.get(alg, alg))
+        ax.set_title(DATASET_DISPLAY.get(ds, ds))
+        ax.set_xlabel("number of constraints")
+        ax.set_ylabel("pairwise F-measure")
+        ax.set_ylim(0, 1.02)
+        ax.grid(alpha=0.3)
+    if datasets:
+        axes[0].legend(fontsize=7, loc="lower right")
+    fig.suptitle(title, fontsize=10)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def figure3(stats: pd.DataFrame, path: Path, algorithm: str = "recon") -> Path | None:
+    """Min / max / mean and standard deviation of one algorithm on Letters-IJLT and Digits-389."""
+    datasets = [d for d in ("letters_ijlt", "digits389") if d in set(stats["dataset"])]
+    sub = stats[(stats["algorithm"] == algorithm) & stats["dataset"].isin(datasets)]
+    if sub.empty:
+        return None
+    fig = Figure(figsize=(7.5, 3.0 * len(datasets)), constrained_layout=True)
+    axes = fig.subplots(len(datasets), 2, squeeze=False)
+    for row, ds in enumerate(datasets):
+        s = sub[sub["dataset"] == ds].sort_values("n_constraints")
+        a, b = axes[row]
+        a.plot(s["n_constraints"], s["max"], "g^-", ms=4, label="max")
+        a.plot(s["n_constraints"], s["mean"], "ko-", ms=4, label="mean")
+        a.plot(s["n_constraints"], s["min"], "rv-", ms=4, label="min")
+        a.set_title(f"{DATASET_DISPLAY[ds]}: min, max, mean")
+        a.set_ylim(0, 1.02)
+        a.legend(fontsize=7)
+        b.plot(s["n_constraints"], s["std"], "bs-", ms=4)
+        b.set_title(f"{DATASET_DISPLAY[ds]}: standard deviation")
+        for ax in (a, b):
+            ax.set_xlabel("number of constraints")
+            ax.grid(alpha=0.3)
+    fig.suptitle(f"Figure 3: {DISPLAY[algorithm]} over the trials", fontsize=10)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def figure5(ok: pd.DataFrame, path: Path) -> Path:
+    """Run time of ReCon + Euclidean against the number of constraints, one panel per dataset."""
+    sub = ok[ok["algorithm"] == "recon"]
+    datasets = _ordered(sub["dataset"], DATASET_ORDER)
+    fig, axes = _grid(max(1, len(datasets)), width=3.4)
+    for ax, ds in zip(axes, datasets):
+        s = sub[sub["dataset"] == ds].groupby(X_COL)
+        mean = s["fit_seconds"].mean()
+        ax.plot(mean.index, mean.to_numpy(), "ko-", ms=4, label="fit (total)")
+        if "seconds.agglomerate" in sub:
+            ax.plot(mean.index, s["seconds.agglomerate"].mean().to_numpy(), "r.--", label="agglomeration")
+        ax.set_title(DATASET_DISPLAY.get(ds, ds))
+        ax.set_xlabel("number of constraints")
+        ax.set_ylabel("seconds")
+        ax.grid(alpha=0.3)
+    if datasets:
+        axes[0].legend(fontsize=7)
+    fig.suptitle("Figure 5: run time of ReCon + Euclidean (mean over trials)", fontsize=10)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+# --- claims ---------------------------------------------------------------------------
+
+
+def _with_constraints(stats: pd.DataFrame) -> pd.DataFrame:
+    return stats[stats["n_constraints"] > 0]
+
+
+def dataset_means(stats: pd.DataFrame) -> pd.DataFrame:
+    """Mean F over the settings with constraints (the area under the curve, normalised): dataset x algorithm."""
+    return _with_constraints(stats).pivot_table(index="dataset", columns="algorithm", values="mean", aggfunc="mean")
+
+
+def _claim_beats(stats, alg, other, dataset):
+    """1 if ``alg``'s mean F over the settings with constraints exceeds ``other``'s on ``dataset``."""
+    m = dataset_means(stats)
+    if alg not in m or other not in m or dataset not in m.index:
+        return None, "not run"
+    a, b = m.loc[dataset, alg], m.loc[dataset, other]
+    return int(a > b), f"mean F {fmt_number(a, 3)} vs {fmt_number(b, 3)}"
+
+
+def _claim_share_datasets(stats, alg, other):
+    """Share of datasets where ``alg`` beats ``other`` (mean F over settings with constraints)."""
+    m = dataset_means(stats)
+    if alg not in m or other not in m:
+        return None, "not run"
+    wins = m.index[m[alg] > m[other]].tolist()
+    return len(wins) / len(m), f"wins on {len(wins)}/{len(m)}: {', '.join(wins) or 'none'}"
+
+
+def _claim_share_cells(stats, alg, other):
+    """Share of (dataset, setting with constraints) cells where ``alg`` beats ``other``."""
+    s = _with_constraints(stats).pivot_table(index=["dataset", "setting"], columns="algorithm", values="mean")
+    if alg not in s or other not in s:
+        return None, "not run"
+    better = s[alg] > s[other]
+    return float(better.mean()), f"{int(better.sum())} of {len(better)} (dataset, number of constraints) cells"
+
+
+def _claim_perfect(stats, alg, dataset):
+    full = stats[(stats["algorithm"] == alg) & (stats["dataset"] == dataset)
+                 & np.isclose(stats["setting"].astype(float), 1.0)]
+    if full.empty:
+        return None, "complete set not run"
+    f = float(full["mean"].iloc[0])
+    return int(f >= PERFECT), f"mean F {fmt_number(f, 4)} over {int(full['count'].iloc[0])} trial(s) (100% = F >= {PERFECT})"
+
+
+def _claim_improves(stats, alg, dataset):
+    m = dataset_means(stats)
+    zero = stats[(stats["n_constraints"] == 0) & (stats["algorithm"] == alg) & (stats["dataset"] == dataset)]
+    if alg not in m or dataset not in m.index or zero.empty:
+        return None, "not run"
+    gain = m.loc[dataset, alg] - float(zero["mean"].iloc[0])
+    return int(gain > 0), f"mean F with constraints minus F without: {fmt_number(gain, 3)}"
+
+
+def _claim_seconds(ok, alg, dataset):
+    sub = ok[(ok["algorithm"] == alg) & (ok["dataset"] == dataset)]
+    if sub.empty:
+        return None, "not run"
+    t = sub.groupby(X_COL)["fit_seconds"].mean()
+    return float(t.max()), f"largest mean fit time, at {int(t.idxmax())} constraints"
+
+
+def comparison_rows(experiment: str, stats: pd.DataFrame, ok: pd.DataFrame) -> pd.DataFrame:
+    """One row per reference row of ``experiment``: ours beside the paper's."""
+    ref = load_reference(PAPER, experiment)
+    rows = []
+    for r in ref.itertuples():
+        q, ds = r.quantity, (r.dataset if isinstance(r.dataset, str) else "")
+        if q == "beats":
+            ours, note = _claim_beats(stats, r.algorithm, r.versus, ds)
+        elif q == "share_of_datasets_won":
+            ours, note = _claim_share_datasets(stats, r.algorithm, r.versus)
+        elif q == "share_of_cells_won":
+            ours, note = _claim_share_cells(stats, r.algorithm, r.versus)
+        elif q == "perfect_at_complete_set":
+            ours, note = _claim_perfect(stats, r.algorithm, ds)
+        elif q == "improves_over_baseline":
+            ours, note = _claim_improves(stats, r.algorithm, ds)
+        elif q == "max_mean_seconds":
+            ours, note = _claim_seconds(ok, r.algorithm, ds)
+        else:
+            ours, note = None, f"unknown quantity {q!r}"
+        row = compare_row(q, r.value, ours, r.tolerance, algorithm=r.algorithm, versus=r.versus, note=note)
+        if q == "max_mean_seconds" and ours is not None:  # a ceiling, not a target value
+            row["verdict"] = "within tolerance" if ours <= r.value else "outside tolerance"
+        row["dataset"] = ds
+        row["source"] = r.source
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _write_comparison(out_dir: Path, experiment: str, title: str, records, ok, not_ok, cmp, scale, extra=""):
+    counts = cmp["verdict"].value_counts().to_dict() if len(cmp) else {}
+    shown = cmp[["quantity", "dataset", "algorithm", "versus", "paper", "ours", "tolerance", "verdict", "note"]] if len(
+        cmp) else cmp
+    text = [
+        f"# {experiment}: comparison with {PAPER} ({title})",
+        "",
+        f"- scale: {scale}",
+        f"- cases (records): {len(records)}; non-ok: {int(not_ok.sum()) if len(not_ok) else 0}",
+        f"- algorithms: {', '.join(DISPLAY.get(a, a) for a in _ordered(ok['algorithm'], ALGORITHM_ORDER))}",
+        f"- datasets: {', '.join(_ordered(ok['dataset'], DATASET_ORDER))}",
+        f"- code version(s): {', '.join(code_versions(records)) or 'unknown'}",
+        f"- verdicts: {', '.join(f'{k}: {v}' for k, v in counts.items()) or 'none'}",
+        "",
+        "The paper gives curves, not numbers: each row turns one of its statements (reference.csv's source "
+        "column) into a 0/1 fact or a share computed from our records (see the note). A dataset's score is its "
+        "mean pairwise F-measure over the settings with at least one constraint. Rows about datasets or "
+        "algorithms absent from these records are 'not run'.",
+        "",
+        markdown_table(shown, digits=3) if len(shown) else "(no reference rows)\n",
+        extra,
+    ]
+    (out_dir / "comparison.md").write_text("\n".join(text), encoding="utf-8")
+    cmp.to_csv(out_dir / "comparison.csv", index=False)
+
+
+def _prepare(records, out_dir):
+    out_dir = Path(out_dir)
+    (out_dir / "figures").mkdir(parents=True, exist_ok=True)
+    (out_dir / "tables").mkdir(parents=True, exist_ok=True)
+    ok, not_ok = ok_records(records)
+    return out_dir, ok, not_ok
+
+
+def _mean_table(stats: pd.DataFrame, stem: Path) -> None:
+    t = stats.pivot_table(index=["dataset", "setting", "n_constraints"], columns="algorithm", values="mean").reset_index()
+    t = t[["dataset", "setting", "n_constraints"] + _ordered([c for c in t.columns[3:]], ALGORITHM_ORDER)]
+    write_table(t, stem, digits=3)
+
+
+def report_random(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> None:
+    """recon_random: Figure 2, Figure 3 and its table, comparison.md."""
+    out_dir, ok, not_ok = _prepare(records, out_dir)
+    stats = curve_stats(ok)
+    accuracy_figure(stats, out_dir / "figures" / "figure2.png",
+                    "Figure 2: random relative constraints (mean over trials)")
+    figure3(stats, out_dir / "figures" / "figure3.png")
+    _mean_table(stats, out_dir / "tables" / "figure2_mean_f")
+    f3 = stats[(stats["algorithm"] == "recon") & stats["dataset"].isin(["letters_ijlt", "digits389"])]
+    f3 = f3[["dataset", "n_constraints", "min", "max", "mean", "std", "count"]].sort_values(["dataset", "n_constraints"])
+    write_table(f3, out_dir / "tables" / "figure3_recon_spread", digits=3)
+    cmp = comparison_rows("recon_random", stats, ok)
+    extra = "## Figure 3 (ReCon + Euclidean over the trials)\n\n" + (
+        markdown_table(f3, digits=3) if len(f3) else "Letters-IJLT / Digits-389 not in these records.\n")
+    _write_comparison(out_dir, "recon_random", "Section 5.1, Figures 2 and 3", records, ok, not_ok, cmp, scale, extra)
+
+
+def report_informative(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> None:
+    """recon_informative: Figure 4, comparison.md."""
+    out_dir, ok, not_ok = _prepare(records, out_dir)
+    stats = curve_stats(ok)
+    accuracy_figure(stats, out_dir / "figures" / "figure4.png",
+                    "Figure 4: informative constraints, random subsets and the complete set (mean over trials)")
+    _mean_table(stats, out_dir / "tables" / "figure4_mean_f")
+    cmp = comparison_rows("recon_informative", stats, ok)
+    _write_comparison(out_dir, "recon_informative", "Section 5.2, Figure 4", records, ok, not_ok, cmp, scale)
+
+
+def report_runtime(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> None:
+    """recon_runtime: Figure 5, its table, comparison.md."""
+    out_dir, ok, not_ok = _prepare(records, out_dir)
+    figure5(ok, out_dir / "figures" / "figure5.png")
+    cols = [c for c in ("fit_seconds", "seconds.one_tree", "seconds.agglomerate", "seconds.cut") if c in ok]
+    t = ok[ok["algorithm"] == "recon"].groupby(["dataset", X_COL])[cols].agg(["mean", "max"])
+    t.columns = [f"{a} {b}" for a, b in t.columns]
+    t = t.reset_index()
+    write_table(t, out_dir / "tables" / "figure5_seconds", digits=3)
+    stats = curve_stats(ok)
+    cmp = comparison_rows("recon_runtime", stats, ok)
+    _write_comparison(out_dir, "recon_runtime", "Section 5.3, Figure 5", records, ok, not_ok, cmp, scale,
+                      "## Run time (seconds)\n\n" + markdown_table(t, digits=3))
+
+
+REPORTS = {
+    "recon_random": report_random,
+    "recon_informative": report_informative,
+    "recon_runtime": report_runtime,
+}
