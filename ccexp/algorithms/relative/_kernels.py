@@ -148,7 +148,7 @@ def _rescan(k, D, alive, rej, nn, mind):
 
 
 @njit(cache=True)
-def _forbidden(i, j, R, slot_of, inc_ptr, inc_con, active, head, nxt, size):
+def _forbidden(i, j, SA, SB, SC, inc_ptr, inc_con, active, head, nxt, size):
     """Line 9 of ReCon: is some active ``ab|c`` with a or b in one cluster and c in the other?
 
     Scans the constraints incident to the smaller cluster's items.
@@ -160,9 +160,9 @@ def _forbidden(i, j, R, slot_of, inc_ptr, inc_con, active, head, nxt, size):
             q = inc_con[p]
             if not active[q]:
                 continue
-            sa = slot_of[R[q, 0]]
-            sb = slot_of[R[q, 1]]
-            sc = slot_of[R[q, 2]]
+            sa = SA[q]
+            sb = SB[q]
+            sc = SC[q]
             if sc == s and (sa == t or sb == t):
                 return True
             if sc == t and (sa == s or sb == s):
@@ -198,7 +198,7 @@ def _lunion(lparent, lsize, stamp, cur, x, y):
 
 
 @njit(cache=True)
-def test_compatibility(i, j, n_alive, R, slot_of, active, work, lparent, lsize, stamp, stamp0):
+def test_compatibility(i, j, n_alive, SA, SB, SC, active, wa, wb, wc, lparent, lsize, stamp, stamp0, counters):
     """TestCompatibility(C', S, i, j) of Section 4.2, the recursion unrolled into a loop.
 
     Parameters
@@ -207,14 +207,18 @@ def test_compatibility(i, j, n_alive, R, slot_of, active, work, lparent, lsize, 
         Slots of the two clusters to merge.
     n_alive : int
         |S| at the top level: the number of current clusters.
-    R, slot_of, active
-        Constraints (original items), item -> slot, active flags.
-    work : int64 array (m,)
-        Scratch for the constraint ids of the current level.
+    SA, SB, SC : int64 arrays (m,)
+        Current slots of each constraint's ``a, b, c``.
+    active : bool array (m,)
+    wa, wb, wc : int64 arrays (m,)
+        Scratch: the slot triples of the current level's constraints.
     lparent, lsize, stamp : int64 arrays (n,)
         Scratch union-find over slots, reset lazily by ``stamp``.
     stamp0 : int
         First unused stamp value.
+    counters : int64 array
+        ``counters[5]`` counts the levels visited, ``counters[6]`` the
+        constraints scanned over them.
 
     Returns
     -------
@@ -225,16 +229,19 @@ def test_compatibility(i, j, n_alive, R, slot_of, active, work, lparent, lsize, 
     Notes
     -----
     A level unites ``i`` and ``j`` and every ``a, b`` of its constraints;
-    a single set left means no hierarchy has ``i, j`` merged (false).
-    Otherwise only the component ``S_e`` holding ``i, j`` needs a further
-    look: the other components carry restrictions of the current
-    constraints, which are consistent.  A level costs O(|C_e| alpha), so the
-    worst case is O(|S| |C|) as for OneTree.
+    a single set left means no hierarchy has ``i, j`` merged (false, as
+    soon as the unions reach it).  Otherwise only the component ``S_e``
+    holding ``i, j`` needs a further look: the other components carry
+    restrictions of the current constraints, which are consistent.  A
+    level costs O(|C_e| alpha) over contiguous slot triples, so the worst
+    case is O(|S| |C|) as for OneTree.
     """
     m = 0
-    for q in range(R.shape[0]):
+    for q in range(SA.shape[0]):
         if active[q]:
-            work[m] = q
+            wa[m] = SA[q]
+            wb[m] = SB[q]
+            wc[m] = SC[q]
             m += 1
     n_s = n_alive
     cur = stamp0
@@ -242,25 +249,26 @@ def test_compatibility(i, j, n_alive, R, slot_of, active, work, lparent, lsize, 
         if n_s <= 2:
             return True, cur
         cur += 1
+        counters[5] += 1
+        counters[6] += m
         unions = 0
         if _lunion(lparent, lsize, stamp, cur, i, j):
             unions += 1
-        for t in range(m):
-            q = work[t]
-            if _lunion(lparent, lsize, stamp, cur, slot_of[R[q, 0]], slot_of[R[q, 1]]):
-                unions += 1
         if n_s - unions == 1:
             return False, cur + 1
+        for t in range(m):
+            if _lunion(lparent, lsize, stamp, cur, wa[t], wb[t]):
+                unions += 1
+                if n_s - unions == 1:
+                    return False, cur + 1
         r = _lfind(lparent, lsize, stamp, cur, i)
         n_next = lsize[r]
         kept = 0
         for t in range(m):
-            q = work[t]
-            if (
-                _lfind(lparent, lsize, stamp, cur, slot_of[R[q, 0]]) == r
-                and _lfind(lparent, lsize, stamp, cur, slot_of[R[q, 2]]) == r
-            ):
-                work[kept] = q
+            if _lfind(lparent, lsize, stamp, cur, wa[t]) == r and _lfind(lparent, lsize, stamp, cur, wc[t]) == r:
+                wa[kept] = wa[t]
+                wb[kept] = wb[t]
+                wc[kept] = wc[t]
                 kept += 1
         if kept == 0:
             return True, cur + 1
@@ -295,10 +303,10 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility):
         (``n_merges`` of them; the rest is zero).
     n_merges : int
         ``n - 1`` for a complete hierarchy, fewer at a dead end.
-    counters : int64 array (5,)
+    counters : int64 array (7,)
         Candidate pairs examined, forbidden pairs (line 9),
         TestCompatibility calls, incompatible pairs, nearest-neighbour
-        rescans.
+        rescans, TestCompatibility levels, constraints scanned by them.
 
     Notes
     -----
@@ -338,12 +346,17 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility):
     for q in range(m):
         for p in range(3):
             cnt[R[q, p]] += 1
-    work = np.empty(max(m, 1), dtype=np.int64)
+    SA = R[:, 0].copy()
+    SB = R[:, 1].copy()
+    SC = R[:, 2].copy()
+    wa = np.empty(max(m, 1), dtype=np.int64)
+    wb = np.empty(max(m, 1), dtype=np.int64)
+    wc = np.empty(max(m, 1), dtype=np.int64)
     lparent = np.empty(n, dtype=np.int64)
     lsize = np.empty(n, dtype=np.int64)
     stamp = np.zeros(n, dtype=np.int64)
     cur = 1
-    counters = np.zeros(5, dtype=np.int64)
+    counters = np.zeros(7, dtype=np.int64)
     Z = np.zeros((max(n - 1, 0), 4))
 
     D = np.empty((n, n))
@@ -378,12 +391,14 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility):
         counters[0] += 1
         ok = True
         if cnt[i] > 0 and cnt[j] > 0:
-            if _forbidden(i, j, R, slot_of, inc_ptr, inc_con, active, head, nxt, size):
+            if _forbidden(i, j, SA, SB, SC, inc_ptr, inc_con, active, head, nxt, size):
                 counters[1] += 1
                 ok = False
             elif check_compatibility:
                 counters[2] += 1
-                ok, cur = test_compatibility(i, j, n_alive, R, slot_of, active, work, lparent, lsize, stamp, cur)
+                ok, cur = test_compatibility(
+                    i, j, n_alive, SA, SB, SC, active, wa, wb, wc, lparent, lsize, stamp, cur, counters
+                )
                 if not ok:
                     counters[3] += 1
         if not ok:
@@ -417,10 +432,15 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility):
             while x >= 0:
                 for p in range(inc_ptr[x], inc_ptr[x + 1]):
                     q = inc_con[p]
-                    if active[q] and slot_of[R[q, 0]] == slot_of[R[q, 1]]:
+                    if not active[q]:
+                        continue
+                    SA[q] = slot_of[R[q, 0]]
+                    SB[q] = slot_of[R[q, 1]]
+                    SC[q] = slot_of[R[q, 2]]
+                    if SA[q] == SB[q]:
                         active[q] = False
                         cnt[keep] -= 2
-                        cnt[slot_of[R[q, 2]]] -= 1
+                        cnt[SC[q]] -= 1
                 x = nxt[x]
         size[keep] = tot
         alive[gone] = False

@@ -59,13 +59,16 @@ def constrained_linkage(X: np.ndarray, R: np.ndarray, check_compatibility: bool 
     counters : dict
         ``candidates`` (closest allowed-pair candidates examined), ``forbidden``
         (line 9), ``compatibility_tests`` (TestCompatibility calls),
-        ``incompatible``, ``rescans`` (nearest-neighbour row scans).
+        ``incompatible``, ``rescans`` (nearest-neighbour row scans),
+        ``test_levels`` and ``test_constraint_visits`` (the work inside
+        TestCompatibility).
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     R = np.ascontiguousarray(R, dtype=np.int64).reshape(-1, 3)
     indptr, con = incidence(R, X.shape[0])
     Z, n_merges, c = K.recon_agglomerate(X, R, indptr, con, bool(check_compatibility))
-    names = ("candidates", "forbidden", "compatibility_tests", "incompatible", "rescans")
+    names = ("candidates", "forbidden", "compatibility_tests", "incompatible", "rescans", "test_levels",
+             "test_constraint_visits")
     return Z, int(n_merges), dict(zip(names, (int(v) for v in c)))
 
 
