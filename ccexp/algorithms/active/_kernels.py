@@ -169,47 +169,37 @@ def relabel_first_appearance(labels):
 # Eqs. 11-12: expected cost of a triangle
 # --------------------------------------------------------------------------
 @njit(cache=True)
-def _violation(s, together):
-    # Eq. 1: a negative pair inside a cluster, or a non-negative one split
-    if together:
-        return -s if s < 0.0 else 0.0
-    return s if s >= 0.0 else 0.0
-
-
-@njit(cache=True)
-def triangle_costs(s_uv, s_uw, s_vw, out):
-    """Costs Delta_(t, sigma)(C) of the five clusterings of a triangle (Table 1).
-
-    Order: {(u,v,w)}, {(u),(v,w)}, {(v),(u,w)}, {(w),(u,v)}, {(u),(v),(w)}.
-    """
-    out[0] = _violation(s_uv, True) + _violation(s_uw, True) + _violation(s_vw, True)
-    out[1] = _violation(s_uv, False) + _violation(s_uw, False) + _violation(s_vw, True)
-    out[2] = _violation(s_uv, False) + _violation(s_uw, True) + _violation(s_vw, False)
-    out[3] = _violation(s_uv, True) + _violation(s_uw, False) + _violation(s_vw, False)
-    out[4] = _violation(s_uv, False) + _violation(s_uw, False) + _violation(s_vw, False)
-
-
-@njit(cache=True)
 def expected_cost(s_uv, s_uw, s_vw, beta):
     """E[Delta_t] of Eq. 12 under the Gibbs distribution of Eq. 11.
 
     ``beta = inf`` puts the mass on the cheapest clusterings (their common
     cost, Eq. 15); ``beta = 0`` weights the five equally (Eq. 16).  The
     exponent is shifted by the minimum cost, so large ``beta`` cannot
-    overflow.
+    overflow.  Scalars only (no array allocation): it runs once per bad
+    triangle in the selection of maxexp.
     """
-    c = np.empty(5, dtype=np.float64)
-    triangle_costs(s_uv, s_uw, s_vw, c)
-    cmin = c.min()
+    # violation of each edge when its two items are together / apart (Eq. 1)
+    t1 = -s_uv if s_uv < 0.0 else 0.0
+    a1 = s_uv if s_uv >= 0.0 else 0.0
+    t2 = -s_uw if s_uw < 0.0 else 0.0
+    a2 = s_uw if s_uw >= 0.0 else 0.0
+    t3 = -s_vw if s_vw < 0.0 else 0.0
+    a3 = s_vw if s_vw >= 0.0 else 0.0
+    # the five clusterings of Table 1
+    c0 = t1 + t2 + t3
+    c1 = a1 + a2 + t3
+    c2 = a1 + t2 + a3
+    c3 = t1 + a2 + a3
+    c4 = a1 + a2 + a3
+    cmin = min(min(min(c0, c1), min(c2, c3)), c4)
     if np.isinf(beta):
         return cmin
-    num = 0.0
-    den = 0.0
-    for j in range(5):
-        w = np.exp(-beta * (c[j] - cmin))
-        num += w * c[j]
-        den += w
-    return num / den
+    w0 = np.exp(-beta * (c0 - cmin))
+    w1 = np.exp(-beta * (c1 - cmin))
+    w2 = np.exp(-beta * (c2 - cmin))
+    w3 = np.exp(-beta * (c3 - cmin))
+    w4 = np.exp(-beta * (c4 - cmin))
+    return (w0 * c0 + w1 * c1 + w2 * c2 + w3 * c3 + w4 * c4) / (w0 + w1 + w2 + w3 + w4)
 
 
 # --------------------------------------------------------------------------
@@ -277,45 +267,36 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
     np.random.seed(seed)
     n = S.shape[0]
     n_touched = 0
-    a3 = np.empty(3, dtype=np.int64)
-    b3 = np.empty(3, dtype=np.int64)
-    m3 = np.empty(3, dtype=np.float64)
     for i in range(n_edges):
         u = eu[i]
         v = ev[i]
         s_uv = S[u, v]
+        m0 = abs(s_uv)
+        p_uv = s_uv >= 0.0
+        row_u = S[u]
+        row_v = S[v]
         for w in range(n):
             if w == u or w == v:
                 continue
-            s_uw = S[u, w]
-            s_vw = S[v, w]
-            n_pos = (s_uv >= 0.0) + (s_uw >= 0.0) + (s_vw >= 0.0)
-            if n_pos != 2:
+            s_uw = row_u[w]
+            s_vw = row_v[w]
+            if p_uv + (s_uw >= 0.0) + (s_vw >= 0.0) != 2:
                 continue
-            m3[0] = abs(s_uv)
-            m3[1] = abs(s_uw)
-            m3[2] = abs(s_vw)
-            lo = min(m3[0], min(m3[1], m3[2]))
-            n_min = 0
-            for j in range(3):
-                if m3[j] == lo:
-                    n_min += 1
+            # a bad triangle: credit its edge of least |S|, a random one among ties
+            m1 = abs(s_uw)
+            m2 = abs(s_vw)
+            lo = min(m0, min(m1, m2))
+            n_min = (m0 == lo) + (m1 == lo) + (m2 == lo)
             pick = 0 if n_min == 1 else np.random.randint(0, n_min)
-            a3[0] = u
-            b3[0] = v
-            a3[1] = u
-            b3[1] = w
-            a3[2] = v
-            b3[2] = w
-            chosen = 0
-            for j in range(3):
-                if m3[j] == lo:
-                    if pick == 0:
-                        chosen = j
-                        break
+            if m0 == lo and pick == 0:
+                a, b = u, v
+            else:
+                if m0 == lo:
                     pick -= 1
-            a = a3[chosen]
-            b = b3[chosen]
+                if m1 == lo and pick == 0:
+                    a, b = u, w
+                else:
+                    a, b = v, w
             if a > b:
                 a, b = b, a
             if strategy == MAXMIN:

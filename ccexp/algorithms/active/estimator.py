@@ -44,8 +44,9 @@ class ActiveCorrelationClustering(ProblemEstimator):
         Query strategy (Section 3; Eqs. 8, 9, 10, 13).
     max_queries : int or float
         Query budget: an int, or a float in (0, 1] read as a fraction of |E|.
-    batch_size : int or "auto"
-        B; "auto" is the paper's ceil(|E| / 1000).
+    batch_size : int, float in (0, 1) or "auto"
+        B; a float is a fraction of |E| (rounded up); "auto" is the paper's
+        ceil(|E| / 1000), the same as 0.001.
     init : {"random", "kmeans"}
         sigma_0 from 10 random clusters (``init_k``), or from k-means++ on
         the problem's features with ``init_k`` clusters (default: the
@@ -158,10 +159,15 @@ class ActiveCorrelationClustering(ProblemEstimator):
             raise unknown_name_error("init", self.init, INITS)
         if self.exploration not in EXPLORATIONS:
             raise unknown_name_error("exploration", self.exploration, EXPLORATIONS)
-        if self.batch_size == "auto":
+        b = self.batch_size
+        if isinstance(b, str) and b == "auto":
             B = max(1, math.ceil(n_edges / 1000))
+        elif isinstance(b, (float, np.floating)) and 0.0 < b < 1.0:
+            B = max(1, math.ceil(n_edges * float(b)))
+        elif isinstance(b, (float, np.floating)) and float(b).is_integer() and b >= 1:
+            B = int(b)
         else:
-            B = check_positive_int(self.batch_size, "batch_size")
+            B = check_positive_int(b, "batch_size")
         if not 0.0 <= float(self.epsilon) <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {self.epsilon!r}")
         if not float(self.beta) >= 0:

@@ -1,0 +1,265 @@
+"""Reports of Aronsson & Chehreghani (2024): learning curves, areas under them, the paper's claims.
+
+Each experiment's per-step traces (``traces.parquet``: ARI / AMI after every
+batch) are put on a common query grid per setting, a curve that the
+runner stopped once converged being held at its last value (as the
+authors' plotting code pads curves).  Figures draw the mean over
+repetitions with a band of one standard deviation (the paper's shading).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .common import compare_row, load_reference, markdown_table, ok_records, write_table
+
+PAPER = "aronsson2024"
+ORDER = ["acc_maxexp", "acc_maxmin", "acc_uncertainty", "acc_frequency", "acc_uniform", "qecc", "cobras", "ncobras"]
+LABEL = {"acc_maxexp": "maxexp", "acc_maxmin": "maxmin", "acc_uncertainty": "uncertainty",
+         "acc_frequency": "frequency", "acc_uniform": "uniform"}
+
+
+# --------------------------------------------------------------------------
+# curves
+# --------------------------------------------------------------------------
+def load_traces(out_dir: Path, records: pd.DataFrame) -> pd.DataFrame:
+    """The trace rows of ``records``' cases, joined with the records' setting columns."""
+    from ..runner.store import ResultStore
+
+    traces = ResultStore(out_dir).load_traces()
+    if not len(traces) or not len(records):
+        return pd.DataFrame()
+    keep = [c for c in records.columns if c in ("case_id", "dataset", "algorithm", "trial")
+            or c.startswith(("oracle.", "algorithm."))]
+    return traces.merge(records[keep], on="case_id", how="inner", suffixes=("", "_rec"))
+
+
+def padded_curves(traces: pd.DataFrame, by: list[str], metric: str) -> pd.DataFrame:
+    """One row per (setting, case, query count) on the setting's common grid, held at the last value.
+
+    Returns columns ``by + [case_id, n_queries, metric]``.
+    """
+    out = []
+    for key, g in traces.groupby(by, dropna=False):
+        grid = np.sort(g["n_queries"].unique())
+        wide = g.pivot_table(index="n_queries", columns="case_id", values=metric, aggfunc="last").reindex(grid).ffill()
+        long = wide.reset_index().melt(id_vars="n_queries", var_name="case_id", value_name=metric)
+        for k, v in zip(by, key if isinstance(key, tuple) else (key,)):
+            long[k] = v
+        out.append(long)
+    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
+
+
+def curve_summary(curves: pd.DataFrame, by: list[str], metric: str) -> pd.DataFrame:
+    """Mean and standard deviation over cases at every query count."""
+    g = curves.groupby(by + ["n_queries"], dropna=False)[metric]
+    return pd.concat([g.mean().rename("mean"), g.std(ddof=0).rename("std"), g.size().rename("n")], axis=1).reset_index()
+
+
+def area_under_curve(curves: pd.DataFrame, by: list[str], metric: str = "ari") -> pd.DataFrame:
+    """Per case: the normalised area under the metric's curve (mean height over the query range, Figure 5)."""
+    rows = []
+    for key, g in curves.groupby(by + ["case_id"], dropna=False):
+        g = g.sort_values("n_queries")
+        x = g["n_queries"].to_numpy(dtype=float)
+        y = g[metric].to_numpy(dtype=float)
+        auc = float(np.trapezoid(y, x) / (x[-1] - x[0])) if x[-1] > x[0] else float(y[-1])
+        rows.append(dict(zip(by + ["case_id"], key), auc=auc))
+    return pd.DataFrame(rows)
+
+
+def queries_to_reach(curves: pd.DataFrame, by: list[str], metric: str = "ari", level: float = 0.99) -> pd.DataFrame:
+    """Per case: the first query count with ``metric >= level`` (NaN if never) and the final value."""
+    rows = []
+    for key, g in curves.groupby(by + ["case_id"], dropna=False):
+        g = g.sort_values("n_queries")
+        hit = g.loc[g[metric] >= level, "n_queries"]
+        rows.append(dict(zip(by + ["case_id"], key), queries=float(hit.iloc[0]) if len(hit) else np.nan,
+                         final=float(g[metric].iloc[-1])))
+    return pd.DataFrame(rows)
+
+
+def _sorted_algorithms(names) -> list[str]:
+    names = list(dict.fromkeys(names))
+    return sorted(names, key=lambda a: (ORDER.index(a) if a in ORDER else len(ORDER), a))
+
+
+def plot_panels(summary: pd.DataFrame, panel_by: list[str], hue: str, metric_label: str, path: Path, title: str) -> Path:
+    """A grid of panels (one per ``panel_by`` value), a line with a +-1 sd band per ``hue`` value."""
+    from matplotlib.figure import Figure
+
+    panels = list(summary.groupby(panel_by, dropna=False)) if panel_by else [((), summary)]
+    ncol = min(3, len(panels))
+    nrow = int(np.ceil(len(panels) / ncol))
+    fig = Figure(figsize=(4.2 * ncol, 3.0 * nrow), constrained_layout=True)
+    axes = fig.subplots(nrow, ncol, squeeze=False)
+    for ax, (key, g) in zip(axes.flat, panels):
+        hues = _sorted_algorithms(g[hue].unique()) if hue == "algorithm" else sorted(g[hue].unique())
+        for h in hues:
+            d = g[g[hue] == h].sort_values("n_queries")
+            name = LABEL.get(h, h) if hue == "algorithm" else f"{hue.split('.')[-1]}={h}"
+            ax.plot(d["n_queries"], d["mean"], lw=1.3, label=name)
+            ax.fill_between(d["n_queries"], d["mean"] - d["std"], d["mean"] + d["std"], alpha=0.2, lw=0)
+        key = key if isinstance(key, tuple) else (key,)
+        ax.set_title(", ".join(f"{k.split('.')[-1]}={v}" for k, v in zip(panel_by, key)), fontsize=9)
+        ax.set_xlabel("number of queries")
+        ax.set_ylabel(metric_label)
+        ax.grid(True, lw=0.3)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.set_visible(False)
+    axes.flat[0].legend(fontsize=7)
+    fig.suptitle(title, fontsize=10)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+# --------------------------------------------------------------------------
+# comparison with the paper's claims
+# --------------------------------------------------------------------------
+def _write_comparison(rows: list[dict], out_dir: Path, title: str, extra: str = "") -> None:
+    df = pd.DataFrame(rows)
+    if len(df):
+        df.to_csv(out_dir / "comparison.csv", index=False)
+        cols = [c for c in ["quantity", "dataset", "gamma", "algorithm", "versus", "paper", "ours", "tolerance",
+                            "verdict", "note"] if c in df]
+        body = markdown_table(df[cols], digits=3)
+    else:
+        body = "(no rows)\n"
+    text = (f"# {title}: comparison with the paper\n\nReference: experiments/{PAPER}/reference.csv "
+            f"(kind `claim`: the paper states it in words or shows it in a figure).\n\n{body}\n{extra}")
+    (out_dir / "comparison.md").write_text(text, encoding="utf-8")
+
+
+def _ordering_holds(auc: pd.Series, better: str, worse: str, slack: float) -> float:
+    if better not in auc or worse not in auc:
+        return np.nan
+    return float(auc[better] >= auc[worse] - slack)
+
+
+def _claims(ref: pd.DataFrame, auc_mean: pd.DataFrame, reach: pd.DataFrame, setting: list[str]) -> list[dict]:
+    """Evaluate reference rows of quantities ``final_ari`` (per dataset / gamma) and ``auc_order`` (share of settings)."""
+    rows = []
+    for r in ref.itertuples():
+        note = ""
+        ours = np.nan
+        if r.quantity == "final_ari":
+            m = reach[(reach["algorithm"] == r.algorithm)]
+            if "dataset" in m and isinstance(r.dataset, str) and r.dataset:
+                m = m[m["dataset"] == r.dataset]
+            if "oracle.gamma" in m and not pd.isna(r.gamma):
+                m = m[np.isclose(m["oracle.gamma"], r.gamma)]
+            if len(m):
+                ours = float(m["final"].mean())
+                note = f"mean final ARI over {len(m)} runs; {int(m['queries'].notna().sum())} reach 0.99"
+        elif r.quantity == "auc_order":
+            # share of settings where AUC(algorithm) >= AUC(versus) - slack
+            slack = 0.02
+            held = []
+            for _, g in auc_mean.groupby(setting, dropna=False):
+                s = g.set_index("algorithm")["auc"]
+                held.append(_ordering_holds(s, r.algorithm, r.versus, slack))
+            held = [h for h in held if not np.isnan(h)]
+            if held:
+                ours = float(np.mean(held))
+                note = f"{int(sum(held))}/{len(held)} settings (slack {slack} in mean AUC)"
+        rows.append(compare_row(r.quantity, r.value, ours, r.tolerance, algorithm=r.algorithm, versus=r.versus,
+                                note=note or "not run") | {"dataset": getattr(r, "dataset", ""),
+                                                            "gamma": getattr(r, "gamma", np.nan)})
+    return rows
+
+
+def _curve_report(records, out_dir, scale, experiment, panel_by, hue, title, metrics=("ari", "ami")):
+    """Shared body: curves per panel, AUC and queries-to-0.99 tables; returns (curves, auc, reach, setting)."""
+    out_dir = Path(out_dir)
+    ok, not_ok = ok_records(records)
+    traces = load_traces(out_dir, ok)
+    if not len(traces):
+        _write_comparison([], out_dir, title, "No traces found: run the experiment first.\n")
+        return None
+    setting = [c for c in panel_by + [hue] if c in traces.columns]
+    if "algorithm" not in setting:
+        setting.append("algorithm")
+    figures = out_dir / "figures"
+    curves = {}
+    for m in metrics:
+        if m not in traces:
+            continue
+        c = padded_curves(traces, setting, m)
+        curves[m] = c
+        summary = curve_summary(c, setting, m)
+        write_table(summary, out_dir / "tables" / f"curve_{m}", digits=4)
+        extra = [s for s in setting if s not in panel_by and s != hue]
+        plot_by = panel_by + extra
+        plot_panels(summary, plot_by, hue, m.upper(), figures / f"{experiment}_{m}.png", f"{title} ({m.upper()}, {scale})")
+    c = curves["ari"]
+    auc = area_under_curve(c, setting, "ari")
+    reach = queries_to_reach(c, setting, "ari", 0.99)
+    auc_mean = auc.groupby(setting, dropna=False)["auc"].agg(["mean", "std", "size"]).reset_index()
+    auc_mean = auc_mean.rename(columns={"mean": "auc", "std": "auc_std", "size": "n"})
+    reach_mean = reach.groupby(setting, dropna=False).agg(
+        queries_to_099=("queries", "median"), reached=("queries", lambda q: int(q.notna().sum())),
+        final_ari=("final", "mean"), n=("final", "size")).reset_index()
+    write_table(auc_mean, out_dir / "tables" / "auc_ari", digits=3)
+    write_table(reach_mean, out_dir / "tables" / "queries_to_ari_099", digits=3)
+    if len(not_ok):
+        (out_dir / "tables" / "not_ok.txt").write_text(not_ok.to_string(), encoding="utf-8")
+    return curves, auc_mean, reach, setting
+
+
+def report_acc_random_init(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    """Figures 1, 2, 9, 10: ARI and AMI against the number of queries, random sigma_0."""
+    title = "acc_random_init (Figures 1, 2, 9, 10)"
+    res = _curve_report(records, out_dir, scale, "acc_random_init", ["dataset", "oracle.gamma"], "algorithm", title)
+    if res is None:
+        return
+    _, auc_mean, reach, setting = res
+    ref = load_reference(PAPER, "acc_random_init")
+    rows = _claims(ref, auc_mean, reach, [s for s in setting if s != "algorithm"])
+    table = markdown_table(auc_mean.pivot_table(index=["dataset", "oracle.gamma"], columns="algorithm", values="auc")
+                           .reset_index(), digits=3)
+    _write_comparison(rows, Path(out_dir), title, f"## Area under the ARI curve (mean over repetitions)\n\n{table}\n")
+
+
+def report_acc_noise_batch(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    """Figure 5: area under the ARI curve against gamma (B = |E|/1000) and against B (gamma = 0.2)."""
+    from matplotlib.figure import Figure
+
+    out_dir = Path(out_dir)
+    title = "acc_noise_batch (Figure 5)"
+    res = _curve_report(records, out_dir, scale, "acc_noise_batch", ["oracle.gamma", "algorithm.batch_size"],
+                        "algorithm", title, metrics=("ari",))
+    if res is None:
+        return
+    _, auc_mean, reach, setting = res
+    auc_mean = auc_mean.copy()
+    fig = Figure(figsize=(9, 3.2), constrained_layout=True)
+    ax1, ax2 = fig.subplots(1, 2)
+    fraction = auc_mean["algorithm.batch_size"] < 1  # B given as a share of |E|: the paper's |E|/1000
+    by_gamma = auc_mean[fraction]
+    by_b = auc_mean[np.isclose(auc_mean["oracle.gamma"], 0.2) & ~fraction]
+    for a in _sorted_algorithms(auc_mean["algorithm"].unique()):
+        d = by_gamma[by_gamma["algorithm"] == a].sort_values("oracle.gamma")
+        ax1.errorbar(d["oracle.gamma"], d["auc"], yerr=d["auc_std"], marker="o", ms=3, capsize=2, label=LABEL.get(a, a))
+        d = by_b[by_b["algorithm"] == a].assign(B=lambda t: t["algorithm.batch_size"].astype(int)).sort_values("B")
+        ax2.errorbar(d["B"], d["auc"], yerr=d["auc_std"], marker="o", ms=3, capsize=2, label=LABEL.get(a, a))
+    ax1.set_xlabel("noise level gamma (B = |E|/1000)")
+    ax2.set_xlabel("batch size B (gamma = 0.2)")
+    for ax in (ax1, ax2):
+        ax.set_ylabel("AUC of ARI")
+        ax.grid(True, lw=0.3)
+    ax1.legend(fontsize=7)
+    fig.savefig(out_dir / "figures" / "acc_noise_batch_auc.png", dpi=110)
+    ref = load_reference(PAPER, "acc_noise_batch")
+    rows = _claims(ref, auc_mean, reach, [s for s in setting if s != "algorithm"])
+    table = markdown_table(auc_mean, digits=3)
+    _write_comparison(rows, out_dir, title, f"## Area under the ARI curve\n\n{table}\n")
+
+
+REPORTS = {
+    "acc_random_init": report_acc_random_init,
+    "acc_noise_batch": report_acc_noise_batch,
+}
