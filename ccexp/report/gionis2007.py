@@ -5,6 +5,10 @@
 * ``agg_census``: the Census result of Section 5.2 (SAMPLING + FURTHEST).
 * ``agg_robustness``: Figure 3 (five input clusterings and their aggregation).
 * ``agg_outliers``: Figure 4 (aggregated k-means runs with noise).
+* ``agg_scalability``: Figure 5 (SAMPLING: time and EC against sample size,
+  time against n).
+* Table 1 (confusion matrix of AGGLOMERATIVE on Mushrooms) comes with
+  ``agg_categorical``.
 
 Records carry k, EC, ED and the lower bound; what they cannot carry (the
 class labels' own ED, the input clusterings, labels to draw) is recomputed
@@ -281,9 +285,66 @@ def report_agg_outliers(records: pd.DataFrame, out_dir: Path, scale: str, n_grid
     _write_comparison(rows, out_dir, "agg_outliers (Figure 4)")
 
 
+# -------------------------------------------------------------------- Figure 5
+def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    """Figure 5: SAMPLING's time as a fraction of the full algorithm's and its EC (Mushrooms); time vs n (synthetic).
+
+    On Mushrooms the run with ``sample_size >= n`` is the full algorithm (SAMPLING
+    then runs the wrapped algorithm on every item), the time base of the fraction.
+    """
+    out_dir = Path(out_dir)
+    (out_dir / "figures").mkdir(parents=True, exist_ok=True)
+    ok, _ = ok_records(records)
+    ours = {}
+    if not len(ok):
+        _write_comparison(_compare(load_reference(PAPER), ours, "agg_scalability"), out_dir, "agg_scalability (Figure 5)")
+        return
+    ok = ok.assign(inner=ok["algorithm.algorithm"], sample=ok["algorithm.sample_size"].astype(int),
+                   ec_pct=100 * ok["classification_error"])
+    fig = Figure(figsize=(13, 4))
+    axes = fig.subplots(1, 3)
+    mush = ok[ok.dataset == "mushroom"]
+    if len(mush):
+        n = 8124
+        full = mush[mush["sample"] >= n].set_index("inner")["fit_seconds"]
+        part = mush[mush["sample"] < n].copy()
+        part["fraction_of_full"] = part["fit_seconds"] / part["inner"].map(full)
+        part["full_ec_pct"] = part["inner"].map(mush[mush["sample"] >= n].set_index("inner")["ec_pct"])
+        table = part[["inner", "sample", "fit_seconds", "fraction_of_full", "ec_pct", "full_ec_pct", "n_clusters"]]
+        write_table(table.sort_values(["inner", "sample"]), out_dir / "tables" / "figure5_mushrooms", digits=3)
+        for inner, g in part.sort_values("sample").groupby("inner"):
+            axes[0].plot(g["sample"] / 100, g["fraction_of_full"], marker="o", label=DISPLAY.get(inner, inner))
+            axes[1].plot(g["sample"] / 100, g["ec_pct"] / 100, marker="o", label=DISPLAY.get(inner, inner))
+        for ax, lab in [(axes[0], "time / time of the full algorithm"), (axes[1], "classification error")]:
+            ax.set_xscale("log", base=2)
+            ax.set_xlabel("Sample size (x100)")
+            ax.set_ylabel(lab)
+            ax.set_title("Mushrooms dataset")
+            ax.legend(fontsize=8)
+        at1600 = part[part["sample"] == 1600]
+        if len(at1600):
+            ours[("mushroom", "sampling", "claim_half_time_at_1600")] = float((at1600["fraction_of_full"] <= 0.5).all())
+    synth = ok[ok.dataset == "agg_blobs_noise"]
+    if len(synth):
+        synth = synth.assign(n=synth["dataset.n_total"].astype(int))
+        write_table(synth[["inner", "n", "fit_seconds", "n_clusters", "ari"]].sort_values(["inner", "n"]),
+                    out_dir / "tables" / "figure5_synthetic", digits=3)
+        for inner, g in synth.sort_values("n").groupby("inner"):
+            axes[2].plot(g["n"] / 1e4, g["fit_seconds"], marker="o", label=DISPLAY.get(inner, inner))
+        axes[2].set_xlabel("Dataset size (x10K)")
+        axes[2].set_ylabel("sec")
+        axes[2].set_title("Synthetic dataset (sample 1,000)")
+        axes[2].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out_dir / "figures" / "figure5_scalability.png", dpi=120)
+    rows = _compare(load_reference(PAPER), ours, "agg_scalability")
+    _write_comparison(rows, out_dir, "agg_scalability (Figure 5)")
+
+
 REPORTS = {
     "agg_categorical": report_agg_categorical,
     "agg_census": report_agg_census,
     "agg_robustness": report_agg_robustness,
     "agg_outliers": report_agg_outliers,
+    "agg_scalability": report_agg_scalability,
 }
