@@ -210,18 +210,113 @@ def _curve_report(records, out_dir, scale, experiment, panel_by, hue, title, met
     return curves, auc_mean, reach, setting
 
 
-def report_acc_random_init(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
-    """Figures 1, 2, 9, 10: ARI and AMI against the number of queries, random sigma_0."""
-    title = "acc_random_init (Figures 1, 2, 9, 10)"
-    res = _curve_report(records, out_dir, scale, "acc_random_init", ["dataset", "oracle.gamma"], "algorithm", title)
+def _init_report(records, out_dir, scale, experiment, title):
+    res = _curve_report(records, out_dir, scale, experiment, ["dataset", "oracle.gamma"], "algorithm", title)
     if res is None:
         return
     _, auc_mean, reach, setting = res
-    ref = load_reference(PAPER, "acc_random_init")
+    ref = load_reference(PAPER, experiment)
     rows = _claims(ref, auc_mean, reach, [s for s in setting if s != "algorithm"])
     table = markdown_table(auc_mean.pivot_table(index=["dataset", "oracle.gamma"], columns="algorithm", values="auc")
                            .reset_index(), digits=3)
     _write_comparison(rows, Path(out_dir), title, f"## Area under the ARI curve (mean over repetitions)\n\n{table}\n")
+
+
+def report_acc_random_init(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    """Figures 1, 2, 9, 10: ARI and AMI against the number of queries, random sigma_0."""
+    _init_report(records, out_dir, scale, "acc_random_init", "acc_random_init (Figures 1, 2, 9, 10)")
+
+
+def report_acc_kmeans_init(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    """Figures 3, 4, 11, 12: as Figures 1-2 with sigma_0 from k-means++ on the features."""
+    _init_report(records, out_dir, scale, "acc_kmeans_init", "acc_kmeans_init (Figures 3, 4, 11, 12)")
+
+
+def _claim_row(quantity, paper, ours, tol, algorithm, versus, source_note):
+    return compare_row(quantity, paper, ours, tol, algorithm=algorithm, versus=versus, note=source_note)
+
+
+def report_acc_xi_runtime(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    """Figures 6, 7: ARI, selection seconds per iteration and |E_violates| against the queries, per xi."""
+    out_dir = Path(out_dir)
+    title = "acc_xi_runtime (Figures 6, 7)"
+    ok, _ = ok_records(records)
+    traces = load_traces(out_dir, ok)
+    if not len(traces):
+        _write_comparison([], out_dir, title, "No traces found: run the experiment first.\n")
+        return
+    traces = traces.assign(n_violations=traces["n_violations"].where(traces.get("n_violations", -1) >= 0))
+    setting = ["algorithm", "algorithm.xi"]
+    for m, label in (("ari", "ARI"), ("seconds_select", "selection seconds"), ("n_violations", "|E_violates|")):
+        if m not in traces:
+            continue
+        t = traces.dropna(subset=[m]) if m != "ari" else traces
+        c = padded_curves(t, setting, m) if m == "ari" else t[setting + ["case_id", "n_queries", m]]
+        summary = curve_summary(c, setting, m)
+        write_table(summary, out_dir / "tables" / f"curve_{m}", digits=4)
+        plot_panels(summary, ["algorithm"], "algorithm.xi", label, out_dir / "figures" / f"acc_xi_runtime_{m}.png",
+                    f"{title}: {label} ({scale})")
+    c = padded_curves(traces, setting, "ari")
+    auc = area_under_curve(c, setting).groupby(setting)["auc"].mean().reset_index()
+    sel = traces.groupby(setting)["seconds_select"].median().rename("median_select_seconds").reset_index()
+    table = auc.merge(sel, on=setting)
+    write_table(table, out_dir / "tables" / "auc_and_selection_time", digits=4)
+    rows = []
+    for alg, g in table.groupby("algorithm"):
+        g = g.set_index("algorithm.xi")
+        if 0.05 in g.index:
+            rows.append(_claim_row("auc_xi_0.05_over_best", 1.0, float(g.loc[0.05, "auc"] / g["auc"].max()), 0.05,
+                                   alg, "", "Section 4.4: xi = 0.05 performs well (AUC within 5% of the best xi)"))
+        if 0.05 in g.index and 1.0 in g.index:
+            rows.append(_claim_row("selection_time_xi1_over_xi0.05", 1.0,
+                                   float(g.loc[1.0, "median_select_seconds"] > g.loc[0.05, "median_select_seconds"]),
+                                   0.0, alg, "", "Section 4.4: smaller xi, much faster selection (1 = holds)"))
+    _write_comparison(rows, out_dir, title, f"## AUC of ARI and median selection time\n\n{markdown_table(table, digits=4)}\n")
+
+
+def report_acc_parameters(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    """Figure 13: epsilon, tau and beta studies on the synthetic set."""
+    out_dir = Path(out_dir)
+    title = "acc_parameters (Figure 13)"
+    ok, _ = ok_records(records)
+    traces = load_traces(out_dir, ok)
+    if not len(traces):
+        _write_comparison([], out_dir, title, "No traces found: run the experiment first.\n")
+        return
+    defaults = {"algorithm.epsilon": 0.3, "algorithm.tau": 5.0, "algorithm.beta": 1.0}
+    rows, tables = [], []
+    for param in defaults:
+        others = [p for p in defaults if p != param]
+        mask = np.ones(len(traces), dtype=bool)
+        for p in others:
+            mask &= np.isclose(traces[p].astype(float), defaults[p])
+        t = traces[mask]
+        if param != "algorithm.epsilon":
+            t = t[t["algorithm"] == "acc_maxexp"]
+        if t[param].nunique() < 2:
+            continue
+        setting = ["oracle.gamma", "algorithm", param]
+        c = padded_curves(t, setting, "ari")
+        summary = curve_summary(c, setting, "ari")
+        name = param.split(".")[1]
+        plot_panels(summary, ["oracle.gamma", "algorithm"], param, "ARI", out_dir / "figures" / f"acc_parameters_{name}.png",
+                    f"{title}: {name} ({scale})")
+        auc = area_under_curve(c, setting).groupby(setting)["auc"].mean().reset_index()
+        auc.insert(0, "study", name)
+        tables.append(auc.rename(columns={param: "value"}))
+    table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    if len(table):
+        write_table(table, out_dir / "tables" / "auc_ari", digits=3)
+        for gamma, g in table[(table["algorithm"] == "acc_maxexp")].groupby("oracle.gamma"):
+            tau = g[g["study"] == "tau"].set_index("value")["auc"]
+            beta = g[g["study"] == "beta"].set_index("value")["auc"]
+            if gamma > 0 and 5.0 in tau.index and 1.0 in tau.index:
+                rows.append(_claim_row(f"auc_tau5_ge_tau1 (gamma={gamma})", 1.0, float(tau[5.0] >= tau[1.0]), 0.0,
+                                       "acc_maxexp", "", "Appendix C.2: with noise maxexp is worse when tau < 5"))
+            if 1.0 in beta.index and np.inf in beta.index:
+                rows.append(_claim_row(f"auc_beta1_ge_betainf (gamma={gamma})", 1.0, float(beta[1.0] >= beta[np.inf]),
+                                       0.0, "acc_maxexp", "", "Appendix C.2: as beta grows to inf the performance degrades"))
+    _write_comparison(rows, out_dir, title, f"## AUC of ARI per study\n\n{markdown_table(table, digits=3) if len(table) else ''}\n")
 
 
 def report_acc_noise_batch(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
@@ -261,5 +356,8 @@ def report_acc_noise_batch(records: pd.DataFrame, out_dir: Path, scale: str, n_g
 
 REPORTS = {
     "acc_random_init": report_acc_random_init,
+    "acc_kmeans_init": report_acc_kmeans_init,
     "acc_noise_batch": report_acc_noise_batch,
+    "acc_xi_runtime": report_acc_xi_runtime,
+    "acc_parameters": report_acc_parameters,
 }
