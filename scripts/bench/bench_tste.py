@@ -4,8 +4,9 @@
                                        [--peers-python /tmp/peers-venv/bin/python] [--out DIR]
 
 1. t-STE (ours: numba cost and gradient under scipy's L-BFGS-B) at n=160,
-   4 dimensions, on the triplets of ``synthetic_labels(n=160, k=4)`` at
-   a=0.1 (66,992 triplets) and a=1 (669,920), b=0, each row read as t-STE's
+   4 dimensions, on the triplets of ``synthetic_labels(n=160, k=8)`` at
+   a=0.1 (66,992 triplets) and a=1 (669,920), b=0.2 (``--k``, ``--b``; the
+   instance of bench_triplets.py), each row read as t-STE's
    (i, j, k) "i closer to j than to k" (``both_anchors=False``, as cblearn
    reads it).  Targets: <= 0.5 s and <= 3 s.  Beside it cblearn 0.4's
    ``TSTE(n_components=4)`` (scipy backend) on the very same triplets,
@@ -91,11 +92,11 @@ def run_peer(python: str, T: np.ndarray, n: int, repeats: int) -> dict | None:
     return out
 
 
-def bench_tste(repeats: int, peer_repeats: int, peers_python: str) -> list[dict]:
+def bench_tste(repeats: int, peer_repeats: int, peers_python: str, k: int = 8, b: float = 0.2) -> list[dict]:
     tste_embedding(np.array([[0, 1, 2], [1, 2, 0]]), 3, 2, max_iter=2)  # compile / load cache
     rows = []
     for a, target in TARGETS_TSTE.items():
-        _, prob = _triplets(a)
+        _, prob = _triplets(a, k=k, b=b)
         T = np.asarray(prob.triplets)
         seeds = iter(range(10_000))
         m = measure(lambda: tste_embedding(T, 160, 4, random_state=next(seeds)), repeats=repeats, warmup=1)
@@ -153,14 +154,17 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--peer-repeats", type=int, default=3)
     ap.add_argument("--peers-python", default=DEFAULT_PEERS_PYTHON)
+    ap.add_argument("--k", type=int, default=8, help="clusters of the t-STE instance (default 8)")
+    ap.add_argument("--b", type=float, default=0.2, help="noise of the t-STE instance (default 0.2)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
 
-    t1 = bench_tste(args.repeats, args.peer_repeats, args.peers_python)
+    t1 = bench_tste(args.repeats, args.peer_repeats, args.peers_python, args.k, args.b)
     t2 = bench_baselines(args.repeats)
     t3 = bench_food(args.repeats)
 
-    print(f"## 1. t-STE, n=160, 4 dimensions, k=4, b=0 (median of {args.repeats}; cblearn: {args.peer_repeats})\n")
+    print(f"## 1. t-STE, n=160, 4 dimensions, k={args.k}, b={args.b} (median of {args.repeats}; cblearn: "
+          f"{args.peer_repeats})\n")
     if t1[0]["cblearn_median_s"] is None:
         print(f"(cblearn not run: no interpreter at {args.peers_python})\n")
     print(markdown_table([{
@@ -189,7 +193,7 @@ def main(argv=None) -> int:
             "result": verdict(r["median_s"], r["target_s"]),
         }], ["triplets", "median", "min–max", "vertex cover", "local search", "cluster sizes", "target", "result"]))
     path = write_results("bench_tste", {"tste": t1, "baselines": t2, "food": t3},
-                         extra={"repeats": args.repeats, "peer_repeats": args.peer_repeats}, out_dir=args.out)
+                         extra={"repeats": args.repeats, "peer_repeats": args.peer_repeats, "k": args.k, "b": args.b}, out_dir=args.out)
     print(f"\nwritten: {path}")
     failed = [r for r in t1 + t3 if not r["pass"]]
     return 1 if failed else 0
