@@ -367,3 +367,36 @@ def test_initial_similarity_and_top_b_ties():
     picks = [tuple(sorted(top_b_with_ties(scores, 2, rng))) for _ in range(300)]
     assert all(p[0] == 0 and p[1] in (1, 2, 3) for p in picks)
     assert len({p[1] for p in picks}) == 3  # ties broken at random
+
+
+def _score(S, labels, strategy, seed, beta=1.0):
+    n = S.shape[0]
+    eu = np.empty(n * n, dtype=np.int64)
+    ev = np.empty(n * n, dtype=np.int64)
+    m = K.violating_edges(S, labels, eu, ev)
+    info = np.zeros((n, n))
+    tu = np.empty(n * n, dtype=np.int64)
+    tv = np.empty(n * n, dtype=np.int64)
+    t = K.score_bad_triangles(S, eu, ev, m, strategy, beta, seed, info, tu, tv)
+    return info, list(zip(tu[:t].tolist(), tv[:t].tolist()))
+
+
+def test_algorithm3_credits_the_least_edge_of_a_bad_triangle():
+    S = np.array([[0, 1, 1], [1, 0, -0.5], [1, -0.5, 0]], dtype=float)
+    one_cluster = np.zeros(3, dtype=np.int64)  # (1, 2) is negative inside a cluster: the violating edge
+    info, touched = _score(S, one_cluster, K.MAXMIN, 0)
+    assert touched == [(1, 2)] and info[1, 2] == 0.5 and info.sum() == 0.5  # Eq. 10: its |sigma|
+    info, _ = _score(S, one_cluster, K.MAXEXP, 0)
+    assert info[1, 2] == pytest.approx(expected_triangle_cost(1, 1, -0.5, beta=1.0))  # Eq. 13
+    # a good triangle gets nothing
+    info, touched = _score(np.abs(S), np.array([0, 1, 2]), K.MAXMIN, 0)
+    assert touched == [] and info.sum() == 0
+
+
+def test_algorithm3_breaks_ties_among_least_edges_at_random():
+    S = np.array([[0, 1, 1], [1, 0, -1], [1, -1, 0]], dtype=float)
+    hits = {}
+    for seed in range(300):
+        _, touched = _score(S, np.zeros(3, dtype=np.int64), K.MAXMIN, seed)
+        hits[touched[0]] = hits.get(touched[0], 0) + 1
+    assert set(hits) == {(0, 1), (0, 2), (1, 2)} and min(hits.values()) > 60  # about 100 each
