@@ -23,7 +23,7 @@ EXPECTED = [
 def test_shapes_and_class_counts(name, relpath, n, d, counts):
     require_data(relpath)
     ds = load_dataset(name)
-    assert ds.X.shape == (n, d) and ds.X.dtype == np.float64
+    assert ds.X.shape == (n, d) == UCI_SPECS[name].expected_shape and ds.X.dtype == np.float64
     assert ds.y.dtype == np.int64
     assert np.bincount(ds.y).tolist() == counts
     assert ds.n_classes == len(counts)
