@@ -293,7 +293,7 @@ def test_tau_is_never_exceeded(strategy):
     est.fit(PairwiseSimilarityOracle(y, gamma=0.4, random_state=0))
     assert est.query_counts_.max() <= 2
     # every edge reaches the cap before the run stops for want of edges
-    assert est.status_ == "exhausted" and est.n_queries_ == 2 * n_edges
+    assert est.stop_reason_ == "exhausted" and est.n_queries_ == 2 * n_edges
 
 
 def test_zero_noise_uniform_querying_of_all_edges_recovers_the_truth():
@@ -342,7 +342,7 @@ def test_callback_stops_the_run_and_kmeans_init():
 
     est = ActiveCorrelationClustering("maxmin", init="kmeans", init_k=3, batch_size=10, random_state=0)
     est.fit(PairwiseSimilarityOracle(y, gamma=0.0, random_state=0), X=X, callback=stop_after_three)
-    assert est.status_ == "stopped" and seen == [0, 10, 20] and len(est.history_) == 3
+    assert est.stop_reason_ == "callback" and seen == [0, 10, 20] and len(est.history_) == 3
     # k-means on well-separated blobs: the clustering of sigma_0 is already the truth
     assert adjusted_rand_score(y, est.history_[0]["labels"]) == 1.0
     with pytest.raises(ValueError, match="features"):

@@ -142,6 +142,7 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
             if getattr(est, "history_", None) is not None:
                 # per-step trace, written to traces.parquet by the sweep
                 rec["n_queries"] = int(est.history_[-1]["n_queries"]) if est.history_ else 0
+                rec["stop_reason"] = getattr(est, "stop_reason_", None)
                 rec["_trace"] = history_trace(est.history_, dataset.y, tuple(context.get("trace_metrics") or ("ari", "ami")))
             rec["status"] = getattr(est, "status_", "ok")
         except Exception as exc:  # noqa: BLE001 - recorded, never silent

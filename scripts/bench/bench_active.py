@@ -84,7 +84,7 @@ def bench_full_run(seed: int) -> dict:
     est = ActiveCorrelationClustering("maxexp", max_queries=1.0, random_state=seed).fit(oracle, callback=reached)
     seconds = time.perf_counter() - t0
     return {"seed": seed, "seconds": seconds, "queries": est.n_queries_, "iterations": len(est.history_) - 1,
-            "reached": est.status_ == "stopped", "cluster s": est.timings_["cluster"], "select s": est.timings_["select"]}
+            "reached": est.stop_reason_ == "callback", "cluster s": est.timings_["cluster"], "select s": est.timings_["select"]}
 
 
 def main(argv=None) -> None:

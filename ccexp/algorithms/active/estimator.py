@@ -89,8 +89,10 @@ class ActiveCorrelationClustering(ProblemEstimator):
     objective_ : float
         Delta^MaxCor (Eq. 5) of ``labels_`` under ``similarity_``.
     status_ : str
-        ``"ok"``, ``"exhausted"`` when every edge reached tau first, or
-        ``"stopped"`` when a callback ended the run.
+        ``"ok"`` (every way a run ends is a normal outcome).
+    stop_reason_ : str
+        ``"budget"`` (max_queries spent), ``"exhausted"`` (every edge asked
+        tau times first) or ``"callback"`` (a callback ended the run).
     timings_ : dict
         Seconds spent clustering, selecting and querying.
 
@@ -239,6 +241,7 @@ class ActiveCorrelationClustering(ProblemEstimator):
         n_queries = 0
         k = n  # k = |z| in the first iteration, then |C^i|
         self.status_ = "ok"
+        self.stop_reason_ = "budget"
         while True:
             t0 = time.perf_counter()
             labels, objective, _ = _local_search(S, k, n_restarts, eta, 1000, rng)  # line 5
@@ -248,7 +251,7 @@ class ActiveCorrelationClustering(ProblemEstimator):
             entry = {"n_queries": n_queries, "labels": labels, "n_clusters": k, "seconds_cluster": t_cluster}
             history.append(entry)
             if callback is not None and callback(n_queries, labels):
-                self.status_ = "stopped"
+                self.stop_reason_ = "callback"
                 break
             want = min(B, budget - n_queries)
             if want <= 0:
@@ -261,7 +264,7 @@ class ActiveCorrelationClustering(ProblemEstimator):
             entry["n_violations"] = selector.n_violations
             entry["explored"] = selector.explored
             if bu.shape[0] == 0:
-                self.status_ = "exhausted"  # every edge has been asked tau times
+                self.stop_reason_ = "exhausted"  # every edge has been asked tau times
                 break
             t0 = time.perf_counter()
             answers = np.asarray(oracle.query(bu, bv), dtype=np.float64)  # line 8
