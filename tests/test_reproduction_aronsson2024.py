@@ -65,7 +65,7 @@ def noise_batch_ci(tmp_path_factory):
 def test_ci_sweep_writes_traces_for_every_case(noise_batch_ci):
     out, result = noise_batch_ci
     records = result.records
-    assert (records["status"] == "ok").all() and len(records) == 12
+    assert (records["status"] == "ok").all() and len(records) == 16  # 4 settings x (3 strategies + QECC)
     traces = pd.read_parquet(out / "acc_noise_batch" / "traces.parquet")
     assert set(traces["case_id"]) == set(records["case_id"])
     assert {"step", "n_queries", "ari", "n_clusters", "seconds_cluster"} <= set(traces.columns)
@@ -102,7 +102,7 @@ def test_mlflow_logs_learning_curves_with_step_queries(noise_batch_ci):
     client = MlflowClient(tracking_uri=uri)
     exp = client.get_experiment_by_name("acc_noise_batch")
     children = client.search_runs([exp.experiment_id], "tags.`ccexp.kind` = 'setting'")
-    assert len(children) == 12
+    assert len(children) == 16
     hist = client.get_metric_history(children[0].info.run_id, "curve.ari")
     steps = sorted(m.step for m in hist)
     assert steps[0] == 0 and len(steps) > 10 and steps == sorted(set(steps))

@@ -97,9 +97,9 @@ def plot_panels(summary: pd.DataFrame, panel_by: list[str], hue: str, metric_lab
     fig = Figure(figsize=(4.2 * ncol, 3.0 * nrow), constrained_layout=True)
     axes = fig.subplots(nrow, ncol, squeeze=False)
     for ax, (key, g) in zip(axes.flat, panels):
-        hues = _sorted_algorithms(g[hue].unique()) if hue == "algorithm" else sorted(g[hue].unique())
+        hues = _sorted_algorithms(g[hue].unique()) if hue == "algorithm" else sorted(g[hue].unique(), key=str)
         for h in hues:
-            d = g[g[hue] == h].sort_values("n_queries")
+            d = g[(g[hue] == h) | (g[hue].isna() & pd.isna(h))].sort_values("n_queries")
             name = LABEL.get(h, h) if hue == "algorithm" else f"{hue.split('.')[-1]}={h}"
             ax.plot(d["n_queries"], d["mean"], lw=1.3, label=name)
             ax.fill_between(d["n_queries"], d["mean"] - d["std"], d["mean"] + d["std"], alpha=0.2, lw=0)
@@ -257,12 +257,14 @@ def report_acc_xi_runtime(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
         plot_panels(summary, ["algorithm"], "algorithm.xi", label, out_dir / "figures" / f"acc_xi_runtime_{m}.png",
                     f"{title}: {label} ({scale})")
     c = padded_curves(traces, setting, "ari")
-    auc = area_under_curve(c, setting).groupby(setting)["auc"].mean().reset_index()
-    sel = traces.groupby(setting)["seconds_select"].median().rename("median_select_seconds").reset_index()
-    table = auc.merge(sel, on=setting)
+    auc = area_under_curve(c, setting).groupby(setting, dropna=False)["auc"].mean().reset_index()
+    if "seconds_select" not in traces:
+        traces = traces.assign(seconds_select=np.nan)
+    sel = traces.groupby(setting, dropna=False)["seconds_select"].median().rename("median_select_seconds").reset_index()
+    table = auc.merge(sel, on=setting, how="left")
     write_table(table, out_dir / "tables" / "auc_and_selection_time", digits=4)
     rows = []
-    for alg, g in table.groupby("algorithm"):
+    for alg, g in table.dropna(subset=["algorithm.xi"]).groupby("algorithm"):
         g = g.set_index("algorithm.xi")
         if 0.05 in g.index:
             rows.append(_claim_row("auc_xi_0.05_over_best", 1.0, float(g.loc[0.05, "auc"] / g["auc"].max()), 0.05,

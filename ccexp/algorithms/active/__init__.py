@@ -2,7 +2,7 @@
 
 Algorithm 1 (the active loop) in :mod:`.estimator`, Algorithm 2 (the
 max-correlation local search) in :mod:`.local_search`, the query strategies
-of Section 3 and Algorithm 3 in :mod:`.strategies`.
+of Section 3 and Algorithm 3 in :mod:`.strategies`; the QECC-heur baseline in :mod:`.qecc`.
 """
 
 from .estimator import (
@@ -15,6 +15,7 @@ from .estimator import (
     initial_similarity,
 )
 from .local_search import max_correlation_clustering, max_correlation_objective
+from .qecc import QECC
 from .strategies import STRATEGIES, expected_triangle_cost
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "ACCUncertainty",
     "ACCUniform",
     "ActiveCorrelationClustering",
+    "QECC",
     "STRATEGIES",
     "expected_triangle_cost",
     "initial_similarity",
