@@ -21,10 +21,10 @@ import time
 
 import numpy as np
 
-from ..._validation import as_index_array, check_positive_int
+from ..._validation import check_positive_int
 from ...cc import cc_cost, cc_local_search, pivot, signed_graph_from_edges
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from .base import TripletEstimator
 from . import _kernels as K
 from .vertex_cover import triplet_vertex_cover
 
@@ -46,7 +46,7 @@ def triplet_cc_instance(triplets: np.ndarray, n_items: int):
 
 
 @ALGORITHMS.register("triplet_approx")
-class TripletApprox(ProblemEstimator):
+class TripletApprox(TripletEstimator):
     """Algorithm 1 (vertex cover + Definition 2 + a correlation-clustering solver).
 
     Parameters
@@ -64,22 +64,10 @@ class TripletApprox(ProblemEstimator):
     G_T'), n_removed_, timings_.
     """
 
-    supervision = "triplets"
-
     def __init__(self, solver="pivot_ls", n_pivots=10, random_state=None):
         self.solver = solver
         self.n_pivots = n_pivots
         self.random_state = random_state
-
-    def fit(self, triplets, y=None, n_items=None):
-        arr = np.asarray(triplets)
-        if n_items is None:
-            n_items = int(arr.max()) + 1 if arr.size else 1
-        n_items = check_positive_int(n_items, "n_items")
-        return self._fit(as_index_array(arr, "triplets", n_items, 3), n_items)
-
-    def fit_problem(self, problem):
-        return self._fit(problem.require("triplets", type(self).__name__), problem.n_items)
 
     def _fit(self, T, n_items):
         if self.solver not in ("pivot_ls", "pivot", "local_search"):

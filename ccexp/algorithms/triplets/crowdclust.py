@@ -13,9 +13,9 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ..._validation import as_index_array, check_positive_int
+from ..._validation import check_positive_int
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from .base import TripletEstimator
 from . import _crowdclust_kernels as K
 from .dpmm import dp_mixture_labels
 
@@ -130,7 +130,7 @@ def crowdclust_embedding(
 
 
 @ALGORITHMS.register("crowdclust_dpmm")
-class CrowdClustDPMM(ProblemEstimator):
+class CrowdClustDPMM(TripletEstimator):
     """CrowdClust-style embedding of triplet-implied pair labels, then a DP mixture.
 
     The CrowdClust baseline of Ukkonen (2017), Section V: each triplet
@@ -192,8 +192,6 @@ class CrowdClustDPMM(ProblemEstimator):
     (4, 4)
     """
 
-    supervision = "triplets"
-
     def __init__(
         self,
         n_components=4,
@@ -215,17 +213,6 @@ class CrowdClustDPMM(ProblemEstimator):
         self.dp_max_components = dp_max_components
         self.dp_covariance = dp_covariance
         self.random_state = random_state
-
-    def fit(self, triplets, y=None, n_items=None):
-        """Cluster the items of ``triplets`` (rows (a, b, c), c the outlier)."""
-        arr = np.asarray(triplets)
-        if n_items is None:
-            n_items = int(arr.max()) + 1 if arr.size else 1
-        n_items = check_positive_int(n_items, "n_items")
-        return self._fit(as_index_array(arr, "triplets", n_items, 3), n_items)
-
-    def fit_problem(self, problem):
-        return self._fit(problem.require("triplets", type(self).__name__), problem.n_items)
 
     def _fit(self, T, n_items):
         rng = np.random.default_rng(self.random_state)

@@ -13,9 +13,9 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..._validation import as_index_array, check_positive_int
+from ..._validation import check_positive_int
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from .base import TripletEstimator
 from . import _kernels as K
 from .vertex_cover import triplet_vertex_cover
 
@@ -72,7 +72,7 @@ def triplet_local_search(
     return labels, n_passes, moved == 0
 
 
-class TripletLocalSearch(ProblemEstimator):
+class TripletLocalSearch(TripletEstimator):
     """Algorithm 2 of Ukkonen (2017): greedy single-item moves on s(f, T).
 
     Parameters
@@ -124,8 +124,6 @@ class TripletLocalSearch(ProblemEstimator):
     array([0, 0, 1, 1])
     """
 
-    supervision = "triplets"
-
     def __init__(self, init="different", vertex_cover=True, tie_break="first", max_passes=1000, random_state=None):
         self.init = init
         self.vertex_cover = vertex_cover
@@ -133,26 +131,10 @@ class TripletLocalSearch(ProblemEstimator):
         self.max_passes = max_passes
         self.random_state = random_state
 
-    def fit(self, triplets, y=None, n_items=None):
-        """Cluster the items of ``triplets`` (rows (a, b, c), c the outlier).
-
-        ``n_items`` defaults to the largest index + 1.
-        """
+    def _fit(self, T, n_items):
         if self.init not in ("different", "equal"):
             raise ValueError(f"init must be 'different' or 'equal', got {self.init!r}")
         max_passes = check_positive_int(self.max_passes, "max_passes")
-        arr = np.asarray(triplets)
-        if n_items is None:
-            n_items = int(arr.max()) + 1 if arr.size else 1
-        n_items = check_positive_int(n_items, "n_items")
-        T = as_index_array(arr, "triplets", n_items, 3)
-        return self._fit(T, n_items, max_passes)
-
-    def fit_problem(self, problem):
-        T = problem.require("triplets", type(self).__name__)
-        return self._fit(T, problem.n_items, check_positive_int(self.max_passes, "max_passes"))
-
-    def _fit(self, T, n_items, max_passes):
         t0 = time.perf_counter()
         if self.vertex_cover:
             covered, _ = triplet_vertex_cover(T, n_items)

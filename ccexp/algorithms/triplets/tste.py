@@ -16,7 +16,7 @@ from threadpoolctl import threadpool_limits
 
 from ..._validation import as_index_array, check_positive_int
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from .base import TripletEstimator
 from . import _tste_kernels as K
 from .dpmm import dp_mixture_labels
 
@@ -122,7 +122,7 @@ def satisfied_fraction(embedding, triplets, both_anchors: bool = False) -> float
 
 
 @ALGORITHMS.register("tste_dpmm")
-class TSTEDPMM(ProblemEstimator):
+class TSTEDPMM(TripletEstimator):
     """t-STE embedding, then a Dirichlet-process mixture: the t-STE baseline of Ukkonen (2017).
 
     Section V: t-STE (van der Maaten & Weinberger 2012; Ukkonen used
@@ -176,8 +176,6 @@ class TSTEDPMM(ProblemEstimator):
     (4, 4)
     """
 
-    supervision = "triplets"
-
     def __init__(
         self,
         n_components=4,
@@ -195,17 +193,6 @@ class TSTEDPMM(ProblemEstimator):
         self.dp_max_components = dp_max_components
         self.dp_covariance = dp_covariance
         self.random_state = random_state
-
-    def fit(self, triplets, y=None, n_items=None):
-        """Cluster the items of ``triplets`` (rows (a, b, c), c the outlier)."""
-        arr = np.asarray(triplets)
-        if n_items is None:
-            n_items = int(arr.max()) + 1 if arr.size else 1
-        n_items = check_positive_int(n_items, "n_items")
-        return self._fit(as_index_array(arr, "triplets", n_items, 3), n_items)
-
-    def fit_problem(self, problem):
-        return self._fit(problem.require("triplets", type(self).__name__), problem.n_items)
 
     def _fit(self, T, n_items):
         if self.anchors not in ANCHORS:
