@@ -170,3 +170,21 @@ def test_sweeping_an_algorithm_parameter_keeps_the_instance():
     assert cases[0].case_id != cases[1].case_id
     with pytest.raises(ValueError, match="must start with 'dataset.', 'oracle.' or 'algorithm.'"):
         expand(dict(SMALL, sweep={"runner": {"n_jobs": [1]}}), DATASET, ORACLE)
+
+
+def test_a_grid_may_restrict_itself_to_some_algorithms():
+    exp = dict(SMALL, trials=2, single_trial=[], sweep=[
+        {"algorithms": ["ls_eq"], "oracle": {"noise": [0.0]}},
+        {"oracle": {"noise": [0.0, 0.2]}},
+        {"algorithms": ["ls_ad_vc"], "oracle": {"noise": [0.4]}},
+    ])
+    cases = expand(exp, DATASET, ORACLE)
+    by_noise = {}
+    for c in cases:
+        by_noise.setdefault(c.instance.oracle["noise"], []).append(c.algorithm)
+    # noise 0 appears in two grids: its ls_eq cases are not repeated
+    assert {k: sorted(v) for k, v in by_noise.items()} == {
+        0.0: ["ls_ad_vc"] * 2 + ["ls_eq"] * 2, 0.2: ["ls_ad_vc"] * 2 + ["ls_eq"] * 2, 0.4: ["ls_ad_vc"] * 2}
+    assert all("algorithms" not in c.instance.setting for c in cases)
+    with pytest.raises(ValueError, match=r"sweep grid algorithms \['nope'\] are not in the experiment's algorithms"):
+        expand(dict(exp, sweep=[{"algorithms": ["nope"], "oracle": {"noise": [0.0]}}]), DATASET, ORACLE)

@@ -131,7 +131,9 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
         list sets parameter ``p`` of every algorithm of the experiment,
         an ``algorithm.<name>.<p>`` list only that of algorithm ``<name>``;
         ``sweep`` may also be a list of such grids, whose cases are united
-        as in scikit-learn's ``ParameterGrid``, duplicates dropped),
+        as in scikit-learn's ``ParameterGrid``, duplicates dropped; a grid's
+        optional ``algorithms`` list restricts it to those of the
+        experiment's algorithms),
         optional ``single_trial`` (list of flat settings run once) and
         ``algorithm_params``.
     dataset, oracle : dict
@@ -141,7 +143,16 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
         swept values apply on top.
     """
     grids = experiment.get("sweep") or {}
-    grids = [flatten(g or {}) for g in (grids if isinstance(grids, list) else [grids])]
+    grids = [dict(g or {}) for g in (grids if isinstance(grids, list) else [grids])]
+    algorithms = list(experiment["algorithms"])
+    # A grid's optional ``algorithms`` list restricts that grid to those
+    # algorithms (e.g. constraint-free baselines at one supervision level only).
+    grid_algorithms = [list(g.pop("algorithms", None) or algorithms) for g in grids]
+    for own in grid_algorithms:
+        unknown = [a for a in own if a not in algorithms]
+        if unknown:
+            raise ValueError(f"sweep grid algorithms {unknown} are not in the experiment's algorithms ({', '.join(algorithms)})")
+    grids = [flatten(g) for g in grids]
     for key in (k for g in grids for k in g):
         group = key.split(".", 1)[0]
         if group not in ("dataset", "oracle", "algorithm"):
@@ -149,14 +160,15 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
     trials = int(experiment.get("trials", 1))
     single = [dict(s) for s in experiment.get("single_trial") or []]
     algo_overrides = experiment.get("algorithm_params") or {}
-    algorithms = list(experiment["algorithms"])
     for key in (k for g in grids for k in g if k.count(".") > 1 and k.startswith("algorithm.")):
         if key.split(".")[1] not in algorithms:
             raise ValueError(f"sweep key {key!r} names no algorithm of the experiment ({', '.join(algorithms)})")
     params = {a: {**algorithm_defaults(a), **(algo_overrides.get(a) or {})} for a in algorithms}
     cases, seen = [], set()
-    settings = (dict(zip(g, values)) for g in grids for values in itertools.product(*g.values()))
-    for setting in settings:
+    settings = (
+        (dict(zip(g, values)), own) for g, own in zip(grids, grid_algorithms) for values in itertools.product(*g.values())
+    )
+    for setting, grid_algos in settings:
         # A swept name starts from that dataset's / oracle's own config, so
         # the base config's parameters never leak into another loader.
         ds = group_defaults("dataset", setting["dataset.name"]) if "dataset.name" in setting else dict(dataset)
@@ -174,7 +186,7 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
             # swept algorithm parameter sees the same noisy supervision
             inst_setting = {k: v for k, v in setting.items() if not k.startswith("algorithm.")}
             inst = Instance(dataset=ds, oracle=orc, trial=trial, setting=inst_setting)
-            for a in algorithms:
+            for a in (a for a in algorithms if a in grid_algos):  # the experiment's order
                 own = {k: v for k, v in algo_setting.items() if "." not in k}
                 own.update({k.split(".", 1)[1]: v for k, v in algo_setting.items() if k.startswith(f"{a}.")})
                 case = Case(experiment["name"], inst, a, {**params[a], **own})
