@@ -47,6 +47,8 @@ DATASET_DISPLAY = {
     "letters3000": "Letters-3000",
     "digits3000": "Digits-3000",
 }
+# Baselines that ignore the constraints (drawn flat when run at one setting only).
+CONSTRAINT_FREE = ("hierarchical", "kmeans")
 # "100% accuracy": a mean pairwise F-measure at least this high.
 PERFECT = 0.999
 
@@ -67,7 +69,31 @@ def curve_stats(ok: pd.DataFrame, value: str = "f_measure") -> pd.DataFrame:
     g = ok.groupby(["dataset", "algorithm", key])
     out = g[value].agg(["mean", "std", "min", "max", "count"]).reset_index()
     out["n_constraints"] = g[X_COL].mean().to_numpy()
-    return out.rename(columns={key: "setting"})
+    return _flat_baselines(out.rename(columns={key: "setting"}))
+
+
+def _flat_baselines(stats: pd.DataFrame) -> pd.DataFrame:
+    """Copy a constraint-free baseline's one setting to every setting of its dataset.
+
+    ``recon_random`` runs ``hierarchical`` and ``kmeans`` (which never look
+    at the constraints) once per dataset and trial, at 0 constraints; their
+    F-measure distribution is the same at every
+    number of constraints, so they are drawn and compared as flat lines
+    (``count`` stays that of the one run per trial).
+    """
+    rows = [stats]
+    for (ds, alg), sub in stats.groupby(["dataset", "algorithm"]):
+        if alg not in CONSTRAINT_FREE or len(sub) != 1:
+            continue
+        others = stats[(stats["dataset"] == ds) & ~stats["algorithm"].isin(CONSTRAINT_FREE)]
+        settings = others.groupby("setting")["n_constraints"].mean()
+        settings = settings[~settings.index.isin(sub["setting"])]
+        if len(settings):
+            copy = sub.iloc[np.zeros(len(settings), dtype=int)].copy()
+            copy["setting"] = settings.index.to_numpy()
+            copy["n_constraints"] = settings.to_numpy()
+            rows.append(copy)
+    return pd.concat(rows, ignore_index=True).sort_values(["dataset", "algorithm", "setting"], ignore_index=True)
 
 
 def _grid(n_panels: int, width: float = 3.6, height: float = 3.0):
