@@ -193,6 +193,87 @@ def test_filter_ranks_flipped_constraints_below_valid_ones_on_two_blobs(cl_rule)
     assert dropped / n_flipped >= 1.5 * n_valid_dropped / n_valid
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), n=st.integers(4, 40), d=st.integers(1, 6), n_pairs=st.integers(2, 40),
+       cl_rule=st.sampled_from([0, 1]), mtry=st.integers(1, 6), alpha=st.sampled_from([0.3, 0.5, 0.7]))
+def test_fast_filter_equals_the_scan_on_random_trees(seed, n, d, n_pairs, cl_rule, mtry, alpha):
+    # same random draws, same gains: the range-maximum path must reproduce the
+    # reference scan bit for bit (kept subset and Equation 8 scores)
+    Xs, ws, cls, ml_t, cl_t = _tree_case(seed, n, d, n_pairs // 2, n_pairs - n_pairs // 2, consistent=seed % 2 == 0)
+    fast = K.filter_root_constraints(Xs, ws, cls, ml_t, cl_t, mtry, cl_rule, 50, alpha, seed)
+    scan = K.filter_root_constraints_scan(Xs, ws, cls, ml_t, cl_t, mtry, cl_rule, 50, alpha, seed)
+    np.testing.assert_array_equal(fast[0], scan[0])
+    np.testing.assert_array_equal(fast[1], scan[1])
+    np.testing.assert_array_equal(fast[2], scan[2])  # NaNs compare equal here
+
+
+@pytest.mark.parametrize("cl_rule", [0, 1])
+def test_fast_filter_equals_the_scan_at_the_papers_size(cl_rule):
+    # Ionosphere-sized trees (351 x 34, ties in some features), 100 constraints
+    # with 15% flipped, f = 500: identical kept subsets and scores on 6 seeds,
+    # and the near-tie fallback of cl_rule=1 is exercised
+    rng = np.random.default_rng(11)
+    n, d = 351, 34
+    y = rng.integers(0, 2, n)
+    X = rng.normal(size=(n, d)) + y[:, None]
+    X[:, :4] = np.round(X[:, :4])  # discrete features: tied values
+    X = scale_symmetric(X)
+    ml, cl, _ = pairwise_constraints(y, 100, invalid_fraction=0.15, random_state=12)
+    n_fallback = 0
+    for seed in range(6):
+        Xs, ws, cls, local = K.draw_tree_sample(X, X.min(0), X.max(0), n, seed)
+        ml_t, _ = K.local_pairs(ml, local)
+        cl_t, _ = K.local_pairs(cl, local)
+        fast = K._filter_root(Xs, ws, cls, ml_t, cl_t, 6, cl_rule, 500, 0.5, seed, True)
+        scan = K._filter_root(Xs, ws, cls, ml_t, cl_t, 6, cl_rule, 500, 0.5, seed, False)
+        for a, b in zip(fast[:3], scan[:3]):
+            np.testing.assert_array_equal(a, b)
+        assert fast[4] == scan[4] == 500 * 6
+        n_fallback += fast[3]
+    if cl_rule == 1:
+        assert n_fallback > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), m=st.integers(2, 40), n_ml=st.integers(0, 6), n_cl=st.integers(0, 6),
+       cl_rule=st.sampled_from([0, 1]))
+def test_root_cut_fast_is_the_best_valid_cut_by_brute_force(seed, m, n_ml, n_cl, cl_rule):
+    rng = np.random.default_rng(seed)
+    gains = np.where(rng.random(m) < 0.2, -1.0, np.round(rng.random(m), 2))
+    gains[-1] = -1.0
+    rank = rng.permutation(m).astype(np.int32)
+    ml = rng.choice(m, size=(n_ml, 2), replace=True) if n_ml else np.empty((0, 2), np.int64)
+    cl = rng.choice(m, size=(n_cl, 2), replace=True) if n_cl else np.empty((0, 2), np.int64)
+    ml = ml[ml[:, 0] != ml[:, 1]].astype(np.int64)
+    cl = cl[cl[:, 0] != cl[:, 1]].astype(np.int64)
+    subset = np.arange(len(ml) + len(cl))
+    levels = int(np.floor(np.log2(m))) + 1
+    table = np.empty((levels, m), dtype=np.int32)
+    K._sparse_argmax_table(gains, table)
+    log2 = np.array([0, 0] + [int(np.floor(np.log2(x))) for x in range(2, m + 1)], dtype=np.int64)
+    bufs = [np.empty(len(subset) + 1, dtype=np.int64) for _ in range(4)]
+    p = K._root_cut_fast(gains, table, log2, rank, ml, cl, subset, len(subset), cl_rule, *bufs)
+
+    def cuts(pair):  # cut positions that separate the pair
+        a, b = sorted((rank[pair[0]], rank[pair[1]]))
+        return set(range(a, b))
+
+    valid = []
+    for q in range(m):
+        if gains[q] < 0 or any(q in cuts(pr) for pr in ml):
+            continue
+        n_sep = sum(q in cuts(pr) for pr in cl)
+        if cl_rule == 0 and (n_sep != len(cl) or gains[q] <= 1e-12):
+            continue
+        if cl_rule == 1 and (n_sep == 0 if len(cl) else gains[q] <= 1e-12):
+            continue
+        valid.append(gains[q])
+    if valid:
+        assert p >= 0 and gains[p] == max(valid)
+    else:
+        assert p == -1
+
+
 # --------------------------------------------------------------------- E2CP
 def _e2cp_reference(W, Z, alpha, iters=3000):
     """Lu & Ip's two propagations iterated to convergence, in plain loops over dense matrices."""
