@@ -234,6 +234,22 @@ def test_fast_filter_equals_the_scan_at_the_papers_size(cl_rule):
         assert n_fallback > 0
 
 
+def test_coprf_labels_and_affinity_are_unchanged_by_the_fast_filter(monkeypatch):
+    from types import SimpleNamespace
+
+    from ccexp.algorithms.constrained import forest
+
+    rng = np.random.default_rng(2)
+    X, y = _blobs(30, [np.array([0.0, 0, 0]), np.array([3.0, 0, 0]), np.array([0.0, 3, 0])], 1.0, rng)
+    ml, cl, _ = pairwise_constraints(y, 60, invalid_fraction=0.15, random_state=3)
+    fits = []
+    for kernels in (K, SimpleNamespace(**{**vars(K), "filter_root_constraints": K.filter_root_constraints_scan})):
+        monkeypatch.setattr(forest, "K", kernels)
+        fits.append(COPRF(n_clusters=3, n_trees=20, n_filter=100, random_state=7).fit(X, ml, cl))
+    np.testing.assert_array_equal(fits[0].labels_, fits[1].labels_)
+    np.testing.assert_array_equal(fits[0].affinity_, fits[1].affinity_)
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**6), m=st.integers(2, 40), n_ml=st.integers(0, 6), n_cl=st.integers(0, 6),
        cl_rule=st.sampled_from([0, 1]))
