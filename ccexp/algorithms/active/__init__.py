@@ -2,9 +2,10 @@
 
 Algorithm 1 (the active loop) in :mod:`.estimator`, Algorithm 2 (the
 max-correlation local search) in :mod:`.local_search`, the query strategies
-of Section 3 and Algorithm 3 in :mod:`.strategies`; the QECC-heur baseline in :mod:`.qecc`.
+of Section 3 and Algorithm 3 in :mod:`.strategies`; the QECC-heur baseline in :mod:`.qecc`, COBRAS in :mod:`.cobras`.
 """
 
+from .cobras import COBRAS
 from .estimator import (
     ACCFrequency,
     ACCMaxexp,
@@ -25,6 +26,7 @@ __all__ = [
     "ACCUncertainty",
     "ACCUniform",
     "ActiveCorrelationClustering",
+    "COBRAS",
     "QECC",
     "STRATEGIES",
     "expected_triangle_cost",
