@@ -115,7 +115,10 @@ def accuracy_figure(stats: pd.DataFrame, path: Path, title: str) -> Path:
         for alg in _ordered(sub["algorithm"], ALGORITHM_ORDER):
             s = sub[sub["algorithm"] == alg].sort_values("n_constraints")
             color, marker, ls = _STYLE.get(alg, ("k", "x", ":"))
-            ax.plot(s["n_constraints"], s["mean"], color=color, marker=marker, ls=ls, ms=4, label=DISPLAY.get(alg, alg))
+            # a constraint-free baseline is measured at 0 constraints only: one marker, a flat line
+            every = [0] if alg in CONSTRAINT_FREE else None
+            ax.plot(s["n_constraints"], s["mean"], color=color, marker=marker, ls=ls, ms=4, markevery=every,
+                    label=DISPLAY.get(alg, alg))
         ax.set_title(DATASET_DISPLAY.get(ds, ds))
         ax.set_xlabel("number of constraints")
         ax.set_ylabel("pairwise F-measure")
