@@ -119,3 +119,41 @@ def test_kmeans_agrees_with_scikit_learn_on_separated_blobs():
     ours = kmeans(X, 3, 5, np.random.default_rng(0))
     theirs = KMeans(3, n_init=5, random_state=0).fit(X).labels_
     assert adjusted_rand_score(ours, theirs) == 1.0
+
+
+# --------------------------------------------------------------------------
+# simplified nCOBRAS
+# --------------------------------------------------------------------------
+def test_ncobras_with_gamma_zero_is_cobras_query_for_query():
+    from ccexp.algorithms.active.ncobras import NCOBRAS
+
+    X, y = _blobs(seed=8)
+    oracle = PairwiseSimilarityOracle(y, gamma=0.3, random_state=1)  # noisy answers, noise handling off
+    a = COBRAS(max_queries=90, batch_size=9, random_state=2).fit(oracle, X=X)
+    b = NCOBRAS(max_queries=90, batch_size=9, gamma=0.0, random_state=2).fit(oracle, X=X)
+    assert a.constraints_ == b.constraints_ and b.n_requeries_ == 0
+    assert len(a.history_) == len(b.history_)
+    assert all(np.array_equal(h1["labels"], h2["labels"]) for h1, h2 in zip(a.history_, b.history_))
+
+
+def test_ncobras_reasks_inconsistent_answers_through_the_oracle():
+    X, y = _blobs(seed=9)
+    oracle = CountingOracle(y, gamma=0.3, random_state=4, budget=150)
+    est = make_algorithm("ncobras", max_queries=150, batch_size=10, gamma=0.3, random_state=0).fit(oracle, X=X)
+    assert est.n_queries_ == len(oracle.log) <= 150
+    assert est.n_inconsistent_ > 0 and est.n_requeries_ > 0
+    # every extra answer asks a pair already asked; the distinct pairs are the accepted constraints
+    asked = {(min(u, v), max(u, v)) for u, v in oracle.log}
+    assert asked == set(est.constraints_)
+    assert len(oracle.log) - len(asked) == est.n_requeries_
+    # determinism
+    again = make_algorithm("ncobras", max_queries=150, batch_size=10, gamma=0.3, random_state=0).fit(oracle, X=X)
+    assert again.constraints_ == est.constraints_
+
+
+def test_ncobras_with_a_noiseless_oracle_never_reasks():
+    X, y = _blobs(seed=10)
+    est = make_algorithm("ncobras", max_queries=100, batch_size=5, gamma=0.2, random_state=0).fit(
+        PairwiseSimilarityOracle(y, gamma=0.0, random_state=0), X=X)
+    assert est.n_inconsistent_ == 0 and est.n_requeries_ == 0
+    assert max(adjusted_rand_score(y, h["labels"]) for h in est.history_) == 1.0
