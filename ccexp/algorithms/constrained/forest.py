@@ -80,7 +80,7 @@ def forest_affinity(
 
     Notes
     -----
-    Per tree: O(n d) sampling, O(f mtry (m + |P_t|) + d m log m) filtering,
+    Per tree: O(n d) sampling, O(f mtry |P_t| log |P_t| + d m log m) filtering,
     O(nodes mtry (m log m + |P_t|)) growth and O(n depth + n^2) affinity.
     """
     X = check_features(X, "X")
