@@ -15,10 +15,13 @@ What this module implements (and what it leaves out) — said again in
   must-links, or a must-link between two must-link components that a
   cannot-link separates.  If so, it asks the *same pair* again, through
   the oracle (every extra answer is counted against the budget), until
-  the posterior of the majority sign, with each answer's sign wrong with
-  probability ``gamma / 2`` (the oracle's noisy answers have a random
-  sign), reaches ``confidence``, or ``max_requeries`` extra answers have
-  been asked; the accepted constraint is the more probable sign.
+  the posterior of the more probable sign reaches ``confidence`` or
+  ``max_requeries`` extra answers have been asked.  The evidence: each
+  answer's sign is wrong with probability ``gamma / 2`` (the oracle's
+  noisy answers have a random sign), and the rest of the inconsistent
+  cycle counts as one more vote, of the same reliability, for the
+  opposite sign (a crude stand-in for nCOBRAS's cycle probabilities).
+  The accepted constraint is the more probable sign.
 * **not done**: nCOBRAS's search for the most probable set of noisy
   constraints over *all* the constraints of the inconsistent cycles (here
   only the newest constraint of a cycle is re-examined, the older ones
@@ -80,21 +83,31 @@ class _NCobrasRun(_CobrasRun):
         if key in self.answers:
             return self.answers[key] > 0
         answers = [self._one(*key)]
+        implied = 0  # the sign the rest of an inconsistent cycle implies, as one vote
         if self.flip > 0 and self.inconsistent(key[0], key[1], answers[0] > 0):
             self.n_inconsistent += 1
+            implied = -1 if answers[0] > 0 else 1
             log_odds_step = math.log((1.0 - self.flip) / self.flip) if self.flip < 0.5 else 0.0
             need = math.log(self.confidence / (1.0 - self.confidence))
             while len(answers) - 1 < self.max_requeries:
-                margin = sum(1 if a > 0 else -1 for a in answers)
+                margin = implied + sum(1 if a > 0 else -1 for a in answers)
                 if log_odds_step > 0 and abs(margin) * log_odds_step >= need:
-                    break  # the majority sign is probable enough
-                answers.append(self._one(*key))
+                    break  # the more probable sign is probable enough
+                try:
+                    answers.append(self._one(*key))
+                except _Stop:
+                    self._accept(key, answers, implied)  # the budget ran out: keep what was learnt
+                    raise
                 self.n_requeries += 1
-        margin = sum(1 if a > 0 else -1 for a in answers)
+        return self._accept(key, answers, implied)
+
+    def _accept(self, key, answers, implied) -> bool:
+        margin = implied + sum(1 if a > 0 else -1 for a in answers)
         # the accepted answer: the mean of the answers of the winning sign (a tie keeps the first)
         sign = (margin > 0) if margin != 0 else (answers[0] > 0)
         chosen = [a for a in answers if (a > 0) == sign]
-        value = float(np.mean(chosen))
+        # no answer of the sign the cycle implies: +-1 stands for the cycle's verdict
+        value = float(np.mean(chosen)) if chosen else (1.0 if sign else -1.0)
         self.answers[key] = value
         if value > 0:
             self.parent[self.find(key[0])] = self.find(key[1])
