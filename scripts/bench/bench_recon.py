@@ -8,8 +8,9 @@
    of TestCompatibility calls and the work inside them, from the
    estimator's ``counters_``.
 2. The same on Digits-389 with 3,000 constraints and on Transfusion with
-   |D| = 748 constraints (many duplicate points, hence many rejected
-   merges): no target, for the paper-scale budget.
+   |D| = 748 constraints (two classes: most nearest partners of a grown
+   cluster are incompatible, so many TestCompatibility calls fail deep in
+   the recursion): no target, for the paper-scale budget.
 3. Every algorithm of ``recon_random`` on Letters-IJLT with 3,000
    constraints: no target, for comparison.
 
