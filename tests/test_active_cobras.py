@@ -42,6 +42,9 @@ def test_hand_checked_four_points():
     assert set(est.constraints_) == {(0, 2), (0, 1), (2, 3)}
     assert est.stop_reason_ == "exhausted"
     assert adjusted_rand_score(y, est.labels_) == 1.0
+    # nothing left to split: the curve is held at the final clustering up to the budget
+    assert [h["n_queries"] for h in est.history_] == [0, 1, 2, 3, 100]
+    assert est.history_[-1]["queries_used"] == 3 and np.array_equal(est.history_[-1]["labels"], est.labels_)
     # the budget stops it where it is: after (0, 2), (0, 1) COBRAS shows the clustering before the split
     est2 = COBRAS(max_queries=2, batch_size=1, random_state=0).fit(CountingOracle(y, gamma=0.0), X=X)
     assert est2.n_queries_ == 2 and est2.stop_reason_ == "budget"

@@ -314,9 +314,12 @@ class COBRAS(ProblemEstimator):
     labels_ : int64 array (N,)
     history_ : list of dict
         ``n_queries`` (0, B, 2B, ... and the last count), ``labels``,
-        ``n_clusters``, ``n_superinstances``.
+        ``n_clusters``, ``n_superinstances``.  A run that ran out of
+        super-instances to split ends with one more entry at the budget
+        (same clustering, ``queries_used`` = the queries really asked), so
+        its curve spans the same range as the others'.
     n_queries_ : int
-        Oracle queries asked (every one went through the oracle).
+        Oracle queries really asked (every one went through the oracle).
     constraints_ : dict
         ``(u, v) -> answer`` of every pair asked.
     stop_reason_ : str
@@ -382,6 +385,11 @@ class COBRAS(ProblemEstimator):
                 run.record()  # the final state
             except _Stop:
                 reason = "callback"
+        if reason == "exhausted" and run.n_queries < budget:
+            # nothing left to ask: this clustering is what any larger budget gives; the curve is held
+            # to the budget (as QECC's x-axis is the budget granted), queries_used says what was spent
+            last = dict(run.history[-1], n_queries=budget, queries_used=run.n_queries)
+            run.history.append(last)
         self.labels_ = run.labels()
         self.history_ = run.history
         self.n_queries_ = run.n_queries
