@@ -40,7 +40,6 @@ all stated in ``experiments/aronsson2024/README.md``:
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..._validation import check_positive_int
