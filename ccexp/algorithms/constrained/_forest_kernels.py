@@ -393,7 +393,7 @@ def accumulate_same_leaf(leaves, counts):
 def _sparse_argmax_table(gains, table):
     """Fill ``table[k, i]`` with the position of the largest of ``gains[i : i + 2**k]``.
 
-    A sparse table for range maxima; ``table`` is int64 (levels, m) with
+    A sparse table for range maxima; ``table`` is int32 (levels, m) with
     ``2**(levels-1) <= m``.  O(m log m).
     """
     m = gains.shape[0]
