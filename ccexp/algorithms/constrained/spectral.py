@@ -203,10 +203,13 @@ class SpectralClustering(PairwiseEstimator):
         self.n_init = n_init
         self.random_state = random_state
 
+    def _affinity(self, Xs, ml, cl):
+        """The graph spectral clustering cuts; subclasses may add the constraints."""
+        return gaussian_knn_affinity(Xs, check_positive_int(self.n_neighbors, "n_neighbors"))
+
     def _fit(self, X, ml, cl, k):
         t0 = time.perf_counter()
-        Xs = prepare_features(X, self.scale)
-        W = gaussian_knn_affinity(Xs, check_positive_int(self.n_neighbors, "n_neighbors"))
+        W = self._affinity(prepare_features(X, self.scale), ml, cl)
         t1 = time.perf_counter()
         self.labels_ = njw_spectral(W, k, self.n_init, self.random_state)
         self.timings_ = {"affinity": t1 - t0, "spectral": time.perf_counter() - t1}

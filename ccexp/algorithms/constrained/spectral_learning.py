@@ -11,13 +11,10 @@ in the constraints, which is how Zhu et al. describe it.)
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-from ..._validation import check_positive_int
 from ...registry import ALGORITHMS
-from .spectral import PairwiseEstimator, gaussian_knn_affinity, njw_spectral, prepare_features
+from .spectral import SpectralClustering
 
 
 def impose_constraints(W: np.ndarray, must_link: np.ndarray, cannot_link: np.ndarray) -> np.ndarray:
@@ -41,25 +38,12 @@ def impose_constraints(W: np.ndarray, must_link: np.ndarray, cannot_link: np.nda
 
 
 @ALGORITHMS.register("spectral_learning")
-class SpectralLearning(PairwiseEstimator):
+class SpectralLearning(SpectralClustering):
     """SL: spectral clustering of the affinity with constraints imposed as 1 / 0.
 
-    Parameters and attributes as :class:`~.spectral.SpectralClustering`.
+    Parameters and attributes as :class:`~.spectral.SpectralClustering`;
+    only the affinity differs.
     """
 
-    def __init__(self, n_clusters=None, n_neighbors=10, scale="symmetric", n_init=10, random_state=None):
-        self.n_clusters = n_clusters
-        self.n_neighbors = n_neighbors
-        self.scale = scale
-        self.n_init = n_init
-        self.random_state = random_state
-
-    def _fit(self, X, ml, cl, k):
-        t0 = time.perf_counter()
-        Xs = prepare_features(X, self.scale)
-        W = impose_constraints(gaussian_knn_affinity(Xs, check_positive_int(self.n_neighbors, "n_neighbors")), ml, cl)
-        t1 = time.perf_counter()
-        self.labels_ = njw_spectral(W, k, self.n_init, self.random_state)
-        self.timings_ = {"affinity": t1 - t0, "spectral": time.perf_counter() - t1}
-        self.status_ = "ok"
-        return self
+    def _affinity(self, Xs, ml, cl):
+        return impose_constraints(super()._affinity(Xs, ml, cl), ml, cl)
