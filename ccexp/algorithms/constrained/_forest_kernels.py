@@ -601,14 +601,7 @@ def _filter_root(Xs, ws, cls, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, fas
             r = j + np.random.randint(0, n_p - j)
             perm[j], perm[r] = perm[r], perm[j]
         if not fast:
-            ml_use[:] = False
-            cl_use[:] = False
-            for j in range(q_size):
-                t = perm[j]
-                if t < n_ml:
-                    ml_use[t] = True
-                else:
-                    cl_use[t - n_ml] = True
+            _mark_subset(perm, q_size, n_ml, ml_use, cl_use)
         for j in range(k_try):
             r = j + np.random.randint(0, d - j)
             feats[j], feats[r] = feats[r], feats[j]
@@ -630,14 +623,7 @@ def _filter_root(Xs, ws, cls, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, fas
                     if near[f, p] == 1:
                         # the scan may settle on a near tie of the maximum: let it decide
                         n_scan += 1
-                        ml_use[:] = False
-                        cl_use[:] = False
-                        for i in range(q_size):
-                            t = perm[i]
-                            if t < n_ml:
-                                ml_use[t] = True
-                            else:
-                                cl_use[t - n_ml] = True
+                        _mark_subset(perm, q_size, n_ml, ml_use, cl_use)
                         g, p, sep = _best_cut(gains[f], ml, ml_use, cl, cl_use, ranks[f], cl_rule, ml_diff, cl_diff)
                     else:
                         g = gains[f, p]
@@ -668,6 +654,19 @@ def _filter_root(Xs, ws, cls, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, fas
         else:
             keep_cl[t - n_ml] = True
     return keep_ml, keep_cl, score, n_scan, n_eval
+
+
+@njit(cache=True)
+def _mark_subset(perm, q_size, n_ml, ml_use, cl_use):
+    """Flag the constraints of the subset Q = perm[:q_size] (must-links first, then cannot-links)."""
+    ml_use[:] = False
+    cl_use[:] = False
+    for j in range(q_size):
+        t = perm[j]
+        if t < n_ml:
+            ml_use[t] = True
+        else:
+            cl_use[t - n_ml] = True
 
 
 @njit(cache=True)
