@@ -46,9 +46,7 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         dataset,
         oracle,
         results,
-        n_jobs=cfg.runner.n_jobs,
-        backend=cfg.runner.backend,
-        progress=cfg.runner.progress,
+        **OmegaConf.to_container(cfg.runner, resolve=True),  # conf/runner/*.yaml keys are run_sweep's arguments
     )
     log.info(
         "%s (%s): %d cases (%d run now) in %.1f s -> %s",

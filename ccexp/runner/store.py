@@ -51,9 +51,7 @@ class ResultStore:
     def _write_part(folder: Path, rows: list[dict]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         name = f"part-{uuid.uuid4().hex}.parquet"
-        tmp = folder / f".{name}.tmp"
-        pd.DataFrame.from_records(rows).to_parquet(tmp, index=False)
-        os.replace(tmp, folder / name)
+        _write_atomic(pd.DataFrame.from_records(rows), folder / name)
 
     def append(self, records: list[dict]) -> None:
         """Write ``records`` as one new part file (atomic rename).
@@ -94,21 +92,37 @@ class ResultStore:
     def consolidate(self) -> pd.DataFrame:
         """Merge the parts into ``records.parquet`` (and ``traces.parquet``) and remove them."""
         trace_parts = self._trace_part_files()
+        # Interrupted between the rename and the unlinks, the next load sees
+        # each record twice (consolidated and in a part) and keeps it once.
         if trace_parts:
-            traces = self.load_traces()
-            tmp = self.dir / ".traces.parquet.tmp"
-            traces.to_parquet(tmp, index=False)
-            os.replace(tmp, self.traces_path)
+            _write_atomic(self.load_traces(), self.traces_path)
             for p in trace_parts:
                 p.unlink(missing_ok=True)
         parts = self._part_files()
         df = self.load()
-        if not parts:
-            return df
-        self.dir.mkdir(parents=True, exist_ok=True)
-        tmp = self.dir / ".records.parquet.tmp"
-        df.to_parquet(tmp, index=False)
-        os.replace(tmp, self.records_path)
-        for p in parts:
-            p.unlink(missing_ok=True)
+        if parts:
+            _write_atomic(df, self.records_path)
+            for p in parts:
+                p.unlink(missing_ok=True)
+        # temporary files of writes killed before their rename (never read)
+        for folder in (self.parts_dir, self.trace_parts_dir):
+            if folder.exists():
+                for tmp in folder.glob(".part-*.tmp"):
+                    tmp.unlink(missing_ok=True)
         return df
+
+
+def _write_atomic(df: pd.DataFrame, path: Path) -> None:
+    """Write ``df`` to ``path`` through a temporary file and a rename.
+
+    Readers only ever see a complete file or none: a write that fails or is
+    killed leaves at most a hidden ``.NAME.tmp``, which no reader globs.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        df.to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
