@@ -14,8 +14,28 @@ import pandas as pd
 from ..registry import DATASETS
 from .dataset import Dataset
 from .files import data_file
+from .uci import UCIFile
 
 UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/"
+
+#: The original file of each loader (sha256 of ../shared/datasets/SOURCES.md, UCI URL).
+FILES = {
+    "house_votes": UCIFile(
+        "house_votes/house-votes-84.data",
+        "c87c14110a5ba91d4a1e313ec7392824458152bf071fa5f5452340488337936e",
+        UCI + "voting-records/house-votes-84.data",
+    ),
+    "mushroom": UCIFile(
+        "mushroom/agaricus-lepiota.data",
+        "e65d082030501a3ebcbcd7c9f7c71aa9d28fdfff463bf4cf4716a3fe13ac360e",
+        UCI + "mushroom/agaricus-lepiota.data",
+    ),
+    "adult": UCIFile(
+        "adult/adult.data",
+        "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d",
+        UCI + "adult/adult.data",
+    ),
+}
 
 #: The 8 categorical attributes of adult.data (0-based columns).
 ADULT_CATEGORICAL = (1, 3, 5, 6, 7, 8, 9, 13)
@@ -30,6 +50,11 @@ def _codes(table: pd.DataFrame) -> np.ndarray:
     return out
 
 
+def _path(name: str):
+    f = FILES[name]
+    return data_file(f.relpath, sha256=f.sha256, url=f.url, dataset=name)
+
+
 def _labels(col: pd.Series) -> np.ndarray:
     return pd.factorize(col)[0].astype(np.int64)
 
@@ -40,12 +65,7 @@ def house_votes(random_state=None) -> Dataset:
 
     ``y``: 0 = republican, 1 = democrat (order of first appearance).
     """
-    path = data_file(
-        "house_votes/house-votes-84.data",
-        sha256="c87c14110a5ba91d4a1e313ec7392824458152bf071fa5f5452340488337936e",
-        url=UCI + "voting-records/house-votes-84.data",
-        dataset="house_votes",
-    )
+    path = _path("house_votes")
     df = pd.read_csv(path, header=None, dtype=str)
     return Dataset(name="house_votes", y=_labels(df[0]), categorical=_codes(df.iloc[:, 1:]))
 
@@ -56,12 +76,7 @@ def mushroom(random_state=None) -> Dataset:
 
     ``y``: 0 = poisonous, 1 = edible (order of first appearance).
     """
-    path = data_file(
-        "mushroom/agaricus-lepiota.data",
-        sha256="e65d082030501a3ebcbcd7c9f7c71aa9d28fdfff463bf4cf4716a3fe13ac360e",
-        url=UCI + "mushroom/agaricus-lepiota.data",
-        dataset="mushroom",
-    )
+    path = _path("mushroom")
     df = pd.read_csv(path, header=None, dtype=str)
     return Dataset(name="mushroom", y=_labels(df[0]), categorical=_codes(df.iloc[:, 1:]))
 
@@ -72,12 +87,7 @@ def adult(random_state=None) -> Dataset:
 
     The 6 numeric attributes are kept as ``X`` (float); ``y``: 0 = <=50K, 1 = >50K.
     """
-    path = data_file(
-        "adult/adult.data",
-        sha256="5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d",
-        url=UCI + "adult/adult.data",
-        dataset="adult",
-    )
+    path = _path("adult")
     df = pd.read_csv(path, header=None, dtype=str, sep=",", skipinitialspace=True)
     df = df.dropna(how="all")
     numeric = [c for c in range(14) if c not in ADULT_CATEGORICAL]

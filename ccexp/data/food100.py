@@ -22,6 +22,8 @@ from .dataset import Dataset
 from .files import data_file
 
 URL = "http://vision.cornell.edu/se3/wp-content/uploads/2014/09/food100-dataset.zip"
+#: sha256 of that zip (cblearn's fetcher; ../shared/datasets/SOURCES.md).
+ARCHIVE_SHA256 = "18f5e210174dfdbf6a7b4ed7538cf8ba53fd65e0cbe193519231b8ab4ea8fc62"
 
 #: sha256 of the 37 raw HIT files (food100-dataset.zip, ``raw-json/``), as
 #: stored in ../shared/datasets/food100/raw-json.
