@@ -35,16 +35,21 @@ log = logging.getLogger("ccexp.report")
 #: gathered from every paper module of this package (each defines its own ``REPORTS``),
 #: so adding a paper's report never edits this file.
 REPORTS: dict[str, Callable[..., None]] = {}
+#: Experiment name -> the paper it reproduces (the module's ``PAPER``, the folder under ``experiments/``).
+PAPER_OF: dict[str, str] = {}
+# modules that are not a paper's report
+_NOT_PAPERS = {"common", "reproduction"}
 for _info in pkgutil.iter_modules(__path__):
-    if _info.name.startswith("_") or _info.name == "common":
+    if _info.name.startswith("_") or _info.name in _NOT_PAPERS:
         continue
     _module = importlib.import_module(f"{__name__}.{_info.name}")
     for _name, _fn in getattr(_module, "REPORTS", {}).items():
         if _name in REPORTS:
             raise ValueError(f"report {_name!r} is defined twice")
         REPORTS[_name] = _fn
+        PAPER_OF[_name] = getattr(_module, "PAPER", _info.name)
 
-__all__ = ["REPORTS", "make_report", "read_scale", "read_records"]
+__all__ = ["PAPER_OF", "REPORTS", "make_report", "read_scale", "read_records"]
 
 
 def read_scale(out_dir: Path) -> str:

@@ -1,7 +1,11 @@
-"""``python -m ccexp.report NAME|all [--results DIR] [--scale S]``: write reports.
+"""``python -m ccexp.report NAME|all [--results DIR] [--scale S] [--check]``: write reports.
 
 ``all`` reports every experiment of :data:`ccexp.report.REPORTS` that has
-records under ``DIR``.  Prints the files written.
+records under ``DIR``, then writes ``DIR/REPRODUCTION.md`` and
+``DIR/metrics.json`` (:mod:`ccexp.report.reproduction`).  ``--check`` then
+fails (exit 1) when a reference row flagged ``ci=yes`` is not within its
+tolerance: the CI gate, for records made at ``scale=ci``.  Prints the files
+written.
 """
 
 from __future__ import annotations
@@ -21,17 +25,35 @@ def _has_records(results: Path, name: str) -> bool:
     return (d / "records.parquet").is_file() or any((d / "parts").glob("part-*.parquet"))
 
 
+def _check(results: Path, names: list[str]) -> int:
+    from .common import markdown_table
+    from .reproduction import check
+
+    result = check(results, names)
+    for name in result.skipped:
+        print(f"check: {name} skipped (its records are not at scale=ci)", file=sys.stderr)
+    n = len(result.gated)
+    if result.ok:
+        print(f"check: all {n} ci-gated reference rows within tolerance")
+        return 0
+    show = result.failures[["experiment", "ref_id", "paper", "ours", "tolerance", "verdict"]]
+    print(f"check: {len(show)} of {n} ci-gated reference rows failed:\n" + markdown_table(show, digits=4), file=sys.stderr)
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry; returns the exit status."""
     parser = argparse.ArgumentParser(prog="python -m ccexp.report", description=__doc__.splitlines()[0])
     parser.add_argument("name", help=f"experiment name or 'all' (one of: {', '.join(sorted(REPORTS))})")
     parser.add_argument("--results", default="results", help="results folder (default: results)")
     parser.add_argument("--scale", default=None, help="grid to report on (default: from run.json, else paper)")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 when a ci-gated reference row is not within tolerance (records at scale=ci)")
     args = parser.parse_args(argv)
     results = Path(args.results)
     if args.name == "all":
         names = [n for n in sorted(REPORTS) if _has_records(results, n)]
-        if not names:
+        if not names and not args.check:
             print(f"no records under {results} for any of: {', '.join(sorted(REPORTS))}", file=sys.stderr)
             return 1
     elif args.name in REPORTS:
@@ -48,6 +70,15 @@ def main(argv: list[str] | None = None) -> int:
             for path in sorted(out.glob(pattern)):
                 if path.is_file():
                     print(path)
+    if args.name == "all":
+        from .reproduction import write_reproduction
+
+        page = write_reproduction(results)
+        print(page)
+        print(page.parent / "metrics.json")
+    if args.check:
+        # 'all' checks every experiment, so one that was not run fails its gated rows
+        return _check(results, sorted(REPORTS) if args.name == "all" else names)
     return 0
 
 

@@ -144,7 +144,8 @@ def comparison(ref: pd.DataFrame, ok: pd.DataFrame, display) -> pd.DataFrame:
             t = float(d["fit_seconds"].median())
             ours = float(t <= 11.0)
             note = f"median fit time {t:.3f} s over {len(d)} run(s) (vertex cover + local search; loading excluded)"
-        rows.append(compare_row(r.quantity, r.value, ours, r.tolerance, algorithm=alg, versus=r.versus, note=note))
+        rows.append(compare_row(r.quantity, r.value, ours, r.tolerance, algorithm=alg, versus=r.versus, note=note,
+                                ref_id=r.ref_id))
     return pd.DataFrame(rows)
 
 

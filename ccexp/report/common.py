@@ -181,8 +181,10 @@ def load_reference(paper: str, experiment: str | None = None) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        Columns ``experiment, quantity, algorithm, versus, k, a, b, value,
-        tolerance, kind, source``; empty strings where the csv has no value
+        ``ref_id`` (:func:`reference_id`), ``paper_id``, then the csv's
+        columns: ``experiment, quantity``, the paper's coordinates (some of
+        ``algorithm, versus, dataset, k, a, b, gamma``), ``value, tolerance,
+        kind, source, ci, check``; empty strings where the csv has no value
         in a text column, NaN in a numeric one.
 
     Raises
@@ -195,13 +197,44 @@ def load_reference(paper: str, experiment: str | None = None) -> pd.DataFrame:
         raise FileNotFoundError(
             f"reference numbers not found: {path} (set CCEXP_EXPERIMENTS_DIR to the folder that holds {paper}/reference.csv)"
         )
-    ref = pd.read_csv(path, dtype={"algorithm": str, "versus": str, "quantity": str, "kind": str, "source": str})
-    for col in ("algorithm", "versus", "source", "kind"):
-        if col in ref:
-            ref[col] = ref[col].fillna("")
+    ref = pd.read_csv(path, dtype={c: str for c in ("algorithm", "versus", "dataset", "quantity", "kind", "source", "ci", "check")})
+    for col in ("algorithm", "versus", "dataset", "source", "kind", "ci", "check"):
+        if col not in ref:
+            ref[col] = ""
+        ref[col] = ref[col].fillna("")
+    ref.insert(0, "ref_id", [reference_id(r) for r in ref.to_dict("records")])
+    ref.insert(1, "paper_id", paper)
     if experiment is not None:
         ref = ref[ref["experiment"] == experiment]
     return ref.reset_index(drop=True)
+
+
+#: Columns of a reference row that locate the number in the paper's grid (in id order).
+COORDINATES = ("algorithm", "versus", "dataset", "k", "a", "b", "gamma")
+
+
+def reference_id(row: dict) -> str:
+    """A stable id of a reference row: experiment, quantity and the coordinates it has.
+
+    Built from the row's content rather than its line number, so reordering
+    or inserting rows in ``reference.csv`` keeps every id.
+
+    Examples
+    --------
+    >>> reference_id({"experiment": "exp1_triplets", "quantity": "n_clusters_mean",
+    ...               "algorithm": "ls_ad_vc", "versus": "", "k": 2.0, "a": 0.05, "b": float("nan")})
+    'exp1_triplets/n_clusters_mean/ls_ad_vc/k=2/a=0.05'
+    """
+    parts = [str(row["experiment"]), str(row["quantity"])]
+    for col in COORDINATES:
+        value = row.get(col)
+        if is_missing(value) or value == "":
+            continue
+        if col in ("algorithm", "versus", "dataset"):
+            parts.append(f"vs:{value}" if col == "versus" else str(value))
+        else:
+            parts.append(f"{col}={fmt_number(value, digits=6)}")
+    return "/".join(parts)
 
 
 def verdict(ours, paper, tolerance) -> str:
@@ -224,6 +257,7 @@ def compare_row(
     a=None,
     b=None,
     note: str = "",
+    ref_id: str = "",
 ) -> dict:
     """One row of a comparison table.
 
@@ -241,6 +275,10 @@ def compare_row(
     note : str
         How ``ours`` was computed (threshold chosen, counts behind a
         percentage, why not run).
+    ref_id : str
+        The reference row's id (:func:`reference_id`, column ``ref_id`` of
+        :func:`load_reference`): how the reproduction page and the CI check
+        find the row's ``ci`` flag and explanation.
 
     Returns
     -------
@@ -250,6 +288,7 @@ def compare_row(
     """
     diff = math.nan if is_missing(ours) else float(ours) - float(paper)
     return {
+        "ref_id": ref_id,
         "quantity": quantity,
         "algorithm": algorithm or "",
         "versus": versus or "",

@@ -85,7 +85,7 @@ def _compare(ref: pd.DataFrame, ours: dict, experiment: str) -> list[dict]:
             key += (int(r.k),)
         val = ours.get(key)
         note = r.source + ("" if not is_missing(val) else " — not run")
-        row = compare_row(r.quantity, r.value, val, r.tolerance, algorithm=r.algorithm, note=note)
+        row = compare_row(r.quantity, r.value, val, r.tolerance, algorithm=r.algorithm, note=note, ref_id=r.ref_id)
         row["dataset"] = r.dataset
         if r.algorithm in BASELINES and not is_missing(r.k):
             row["algorithm"] = f"{r.algorithm} (k = {int(r.k)})"

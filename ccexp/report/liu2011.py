@@ -265,7 +265,8 @@ def comparison_rows(experiment: str, stats: pd.DataFrame, ok: pd.DataFrame) -> p
             ours, note = _claim_seconds(ok, r.algorithm, ds)
         else:
             ours, note = None, f"unknown quantity {q!r}"
-        row = compare_row(q, r.value, ours, r.tolerance, algorithm=r.algorithm, versus=r.versus, note=note)
+        row = compare_row(q, r.value, ours, r.tolerance, algorithm=r.algorithm, versus=r.versus, note=note,
+                          ref_id=r.ref_id)
         if q == "max_mean_seconds" and ours is not None:  # a ceiling, not a target value
             row["verdict"] = "within tolerance" if ours <= r.value else "outside tolerance"
         row["dataset"] = ds

@@ -651,7 +651,8 @@ def comparison_rows(ref: pd.DataFrame, ctx: Context, wins: pd.DataFrame, n_insta
     rows = []
     for r in ref.itertuples(index=False):
         coords = dict(algorithm=r.algorithm, versus=r.versus, k=None if is_missing(r.k) else int(r.k),
-                      a=None if is_missing(r.a) else float(r.a), b=None if is_missing(r.b) else float(r.b))
+                      a=None if is_missing(r.a) else float(r.a), b=None if is_missing(r.b) else float(r.b),
+                      ref_id=r.ref_id)
         if r.quantity == "n_clusters_mean":
             ours = ctx.value(r.algorithm, r.k, r.a, r.b, "n_clusters_mean")
             if math.isnan(ours):

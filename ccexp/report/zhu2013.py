@@ -172,7 +172,8 @@ def _report(experiment: str, table_name: str, records: pd.DataFrame, out_dir: Pa
         val, note = ours.get((r.quantity, r.algorithm, r.dataset), (None, ""))
         if is_missing(val):
             note = "not run" + ("" if r.dataset != "erce" else " (ERCe is not public)")
-        row = compare_row(r.quantity, r.value, val, r.tolerance, algorithm=r.algorithm, note="; ".join(x for x in (r.source, note) if x))
+        row = compare_row(r.quantity, r.value, val, r.tolerance, algorithm=r.algorithm, ref_id=r.ref_id,
+                          note="; ".join(x for x in (r.source, note) if x))
         row["dataset"] = r.dataset
         row["kind"] = r.kind
         rows.append(row)
