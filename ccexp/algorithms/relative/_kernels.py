@@ -276,12 +276,271 @@ def test_compatibility(i, j, n_alive, SA, SB, SC, active, wa, wb, wc, lparent, l
         n_s = n_next
 
 
+@njit(cache=True)
+def slot_incidence(n, SA, SB, SC, active, adj_ptr, adj_con, c_ptr, c_con, fill):
+    """CSR maps of the current state: slot -> active constraints with it as ``a`` or ``b``, and as ``c``.
+
+    ``adj_ptr, c_ptr`` have ``n + 1`` entries; ``adj_con`` holds ``2 m``
+    and ``c_con`` ``m`` constraint ids; ``fill`` is scratch of size ``n``.
+    O(n + m); rebuilt once per merge, shared by that state's tests.
+    """
+    for x in range(n + 1):
+        adj_ptr[x] = 0
+        c_ptr[x] = 0
+    for q in range(SA.shape[0]):
+        if active[q]:
+            adj_ptr[SA[q] + 1] += 1
+            adj_ptr[SB[q] + 1] += 1
+            c_ptr[SC[q] + 1] += 1
+    for x in range(n):
+        adj_ptr[x + 1] += adj_ptr[x]
+        c_ptr[x + 1] += c_ptr[x]
+    for x in range(n):
+        fill[x] = adj_ptr[x]
+    for q in range(SA.shape[0]):
+        if active[q]:
+            adj_con[fill[SA[q]]] = q
+            fill[SA[q]] += 1
+            adj_con[fill[SB[q]]] = q
+            fill[SB[q]] += 1
+    for x in range(n):
+        fill[x] = c_ptr[x]
+    for q in range(SA.shape[0]):
+        if active[q]:
+            c_con[fill[SC[q]]] = q
+            fill[SC[q]] += 1
+
+
+@njit(cache=True)
+def _peel(P, n_p, S_mark, st, SA, SB, SC, c_ptr, c_con, qx, qy, nq):
+    """Remove the slots ``P[:n_p]`` from S; queue the edges ``a b`` that lose their ``c``.
+
+    A constraint ``ab|c`` gives an edge only while ``a, b, c`` are all in
+    S, so removing ``c`` deletes the edge between the remaining ``a, b``.
+    Returns the new queue length.
+    """
+    for t in range(n_p):
+        S_mark[P[t]] = 0
+    for t in range(n_p):
+        v = P[t]
+        for p in range(c_ptr[v], c_ptr[v + 1]):
+            q = c_con[p]
+            if S_mark[SA[q]] == st and S_mark[SB[q]] == st:
+                qx[nq] = SA[q]
+                qy[nq] = SB[q]
+                nq += 1
+    return nq
+
+
+@njit(cache=True)
+def _expand(v, own, other_side, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, vis, queue, tail, counters):
+    """Visit the neighbours of ``v`` in the current graph for one side of a two-sided search.
+
+    Returns the new queue tail, or -1 when the other side's mark was met.
+    """
+    for p in range(adj_ptr[v], adj_ptr[v + 1] + 1):
+        if p < adj_ptr[v + 1]:
+            q = adj_con[p]
+            w = SB[q] if SA[q] == v else SA[q]
+            if S_mark[w] != st or S_mark[SC[q]] != st:
+                continue
+        elif v == i:  # the pair under test is joined by an edge of its own
+            w = j
+        elif v == j:
+            w = i
+        else:
+            break
+        counters[6] += 1
+        if vis[w] == own:
+            continue
+        if vis[w] == other_side:
+            return -1
+        vis[w] = own
+        queue[tail] = w
+        tail += 1
+    return tail
+
+
+@njit(cache=True)
+def test_compatibility_peel(
+    i, j, slots, n_alive, SA, SB, SC, active, adj_ptr, adj_con, c_ptr, c_con,
+    lparent, lsize, stamp, S_mark, vis, qa, qb, P, qx, qy, tick0, counters,
+):
+    """TestCompatibility(C', S, i, j) of Section 4.2 by peeling one graph instead of rebuilding it per level.
+
+    Same answer as :func:`test_compatibility` (the level-by-level recursion,
+    kept as the reference), with the work of its deep failures removed.
+
+    Parameters
+    ----------
+    i, j : int
+        Slots of the two clusters to merge.
+    slots : int64 array
+        The current clusters' slots (``n_alive`` of them).
+    SA, SB, SC, active
+        As for :func:`test_compatibility`.
+    adj_ptr, adj_con, c_ptr, c_con
+        :func:`slot_incidence` of the current state.
+    lparent, lsize, stamp : int64 arrays (n,)
+        Scratch union-find, reset lazily by ``stamp`` (its values come from
+        ``tick0``, like ``S_mark`` and ``vis``).
+    S_mark, vis, qa, qb, P : int64 arrays (n,)
+        Scratch: membership of S, the two searches' marks and queues, a
+        peeled set.
+    qx, qy : int64 arrays (m + n + 1,)
+        Scratch: the pairs still to check.
+    tick0 : int
+        First unused mark value.
+    counters : int64 array
+        ``counters[5]`` counts the connectivity checks, ``counters[6]`` the
+        constraints and edges visited.
+
+    Returns
+    -------
+    ok : bool
+    tick : int
+        Next unused mark value.
+
+    Notes
+    -----
+    Write ``G(S)`` for the graph on S with an edge ``a b`` for each
+    constraint ``ab|c`` with ``a, b, c`` in S, plus the edge ``i j``.  The
+    recursion keeps the component of ``i`` in ``G(S)`` until that is all of
+    S; as ``G`` only loses edges when S shrinks, that limit is the largest
+    S' containing ``i, j`` with ``G(S')`` connected (the greatest fixed
+    point, whatever order components are dropped in), and the merge is
+    compatible iff it is ``{i, j}`` alone.
+
+    So the first level is computed as in the recursion (one union-find over
+    the active constraints); after that S only loses components.  Removing
+    a set of slots deletes the edges of the constraints whose ``c`` it
+    holds; each deleted edge ``x y`` becomes a pair to check.  A check
+    searches from ``x`` and from ``y`` in turns: meeting means nothing
+    split; a search running out first has found a whole component, the
+    smaller side, which is dropped if it lacks ``i`` (its other side is
+    then checked against ``i``) or else becomes S.  A pair whose slot has
+    left S is checked against ``i`` instead.  The invariant "``G(S)`` plus
+    the pairs still queued is connected" makes an empty queue mean
+    ``G(S)`` connected.  Each slot leaves S once and each constraint's edge
+    is deleted once per call, so the cost is O(n + m) plus the searches,
+    which stop at the smaller side, instead of O(|C_e|) at each of often
+    20 levels.
+    """
+    if n_alive <= 2:
+        return True, tick0
+    st = tick0
+    tick = tick0 + 1
+    unions = 0
+    counters[5] += 1
+    counters[6] += SA.shape[0]
+    if _lunion(lparent, lsize, stamp, st, i, j):
+        unions += 1
+    for q in range(SA.shape[0]):
+        if active[q] and _lunion(lparent, lsize, stamp, st, SA[q], SB[q]):
+            unions += 1
+    if n_alive - unions == 1:
+        return False, tick
+    r = _lfind(lparent, lsize, stamp, st, i)
+    n_s = lsize[r]
+    if n_s <= 2:
+        return True, tick
+    n_p = 0
+    for t in range(n_alive):
+        x = slots[t]
+        if _lfind(lparent, lsize, stamp, st, x) == r:
+            S_mark[x] = st
+        else:
+            P[n_p] = x
+            n_p += 1
+    # the slots outside S were never marked with st: only the edges inside S lose their c
+    nq = 0
+    for t in range(n_p):
+        v = P[t]
+        for p in range(c_ptr[v], c_ptr[v + 1]):
+            q = c_con[p]
+            if S_mark[SA[q]] == st:
+                qx[nq] = SA[q]
+                qy[nq] = SB[q]
+                nq += 1
+    while nq > 0:
+        nq -= 1
+        x = qx[nq]
+        y = qy[nq]
+        if S_mark[x] != st:
+            if S_mark[y] != st:
+                continue
+            x = i
+        elif S_mark[y] != st:
+            y = i
+        if x == y:
+            continue
+        counters[5] += 1
+        sa = tick
+        sb = tick + 1
+        tick += 2
+        vis[x] = sa
+        vis[y] = sb
+        qa[0] = x
+        qb[0] = y
+        ha = 0
+        hb = 0
+        ta = 1
+        tb = 1
+        side = 0  # 0: x's search ran out, 1: y's, -1: they met
+        while True:
+            ta = _expand(qa[ha], sa, sb, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, vis, qa, ta, counters)
+            if ta < 0:
+                side = -1
+                break
+            ha += 1
+            if ha == ta:
+                side = 0
+                break
+            tb = _expand(qb[hb], sb, sa, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, vis, qb, tb, counters)
+            if tb < 0:
+                side = -1
+                break
+            hb += 1
+            if hb == tb:
+                side = 1
+                break
+        if side < 0:
+            continue
+        comp = qa if side == 0 else qb
+        n_c = ta if side == 0 else tb
+        mark = sa if side == 0 else sb
+        if vis[i] == mark:
+            # the component of i is all that can remain: drop the rest of S
+            n_p = 0
+            for t in range(n_alive):
+                v = slots[t]
+                if S_mark[v] == st and vis[v] != mark:
+                    P[n_p] = v
+                    n_p += 1
+            n_s = n_c
+            if n_s <= 2:
+                return True, tick
+            nq = _peel(P, n_p, S_mark, st, SA, SB, SC, c_ptr, c_con, qx, qy, 0)
+        else:
+            n_s -= n_c
+            if n_s <= 2:
+                return True, tick
+            nq = _peel(comp, n_c, S_mark, st, SA, SB, SC, c_ptr, c_con, qx, qy, nq)
+            # the other side lost its link through the dropped component
+            # (unless its search already reached i)
+            if vis[i] != (sb if side == 0 else sa):
+                qx[nq] = y if side == 0 else x
+                qy[nq] = i
+                nq += 1
+    return False, tick
+
+
 # ---------------------------------------------------------------------------
 # the agglomeration
 
 
 @njit(cache=True)
-def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility):
+def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
     """ReCon (Section 4.2): centroid-linkage agglomeration under relative constraints.
 
     Parameters
@@ -295,6 +554,11 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility):
     check_compatibility : bool
         False gives the naive constrained agglomeration (line 9 only), which
         can dead-end; True is ReCon.
+    mode : int
+        How TestCompatibility is computed: 0 by peeling
+        (:func:`test_compatibility_peel`), 1 by the level-by-level recursion
+        (:func:`test_compatibility`, the reference), 2 both, the reference's
+        answer used and disagreements counted (for the tests).
 
     Returns
     -------
@@ -303,10 +567,12 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility):
         (``n_merges`` of them; the rest is zero).
     n_merges : int
         ``n - 1`` for a complete hierarchy, fewer at a dead end.
-    counters : int64 array (7,)
+    counters : int64 array (8,)
         Candidate pairs examined, forbidden pairs (line 9),
         TestCompatibility calls, incompatible pairs, nearest-neighbour
-        rescans, TestCompatibility levels, constraints scanned by them.
+        rescans, the work inside TestCompatibility (levels and constraints
+        scanned by the recursion; connectivity checks and constraints and
+        edges visited by peeling), and disagreements of the two (mode 2).
 
     Notes
     -----
@@ -356,7 +622,20 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility):
     lsize = np.empty(n, dtype=np.int64)
     stamp = np.zeros(n, dtype=np.int64)
     cur = 1
-    counters = np.zeros(7, dtype=np.int64)
+    counters = np.zeros(8, dtype=np.int64)
+    # peeling's scratch; the slot incidence is rebuilt at the first test after a merge
+    adj_ptr = np.zeros(n + 1, dtype=np.int64)
+    adj_con = np.empty(max(2 * m, 1), dtype=np.int64)
+    c_ptr = np.zeros(n + 1, dtype=np.int64)
+    c_con = np.empty(max(m, 1), dtype=np.int64)
+    S_mark = np.zeros(n, dtype=np.int64)
+    vis = np.zeros(n, dtype=np.int64)
+    qa = np.empty(n, dtype=np.int64)
+    qb = np.empty(n, dtype=np.int64)
+    P = np.empty(n, dtype=np.int64)
+    qx = np.empty(m + n + 1, dtype=np.int64)
+    qy = np.empty(m + n + 1, dtype=np.int64)
+    stale = True
     Z = np.zeros((max(n - 1, 0), 4))
 
     D = np.empty((n, n))
@@ -396,9 +675,21 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility):
                 ok = False
             elif check_compatibility:
                 counters[2] += 1
-                ok, cur = test_compatibility(
-                    i, j, n_alive, SA, SB, SC, active, wa, wb, wc, lparent, lsize, stamp, cur, counters
-                )
+                if mode != 1:
+                    if stale:
+                        slot_incidence(n, SA, SB, SC, active, adj_ptr, adj_con, c_ptr, c_con, P)
+                        stale = False
+                    ok, cur = test_compatibility_peel(
+                        i, j, heap, n_alive, SA, SB, SC, active, adj_ptr, adj_con, c_ptr, c_con,
+                        lparent, lsize, stamp, S_mark, vis, qa, qb, P, qx, qy, cur, counters,
+                    )
+                if mode != 0:
+                    ok_ref, cur = test_compatibility(
+                        i, j, n_alive, SA, SB, SC, active, wa, wb, wc, lparent, lsize, stamp, cur, counters
+                    )
+                    if mode == 2 and ok_ref != ok:
+                        counters[7] += 1
+                    ok = ok_ref
                 if not ok:
                     counters[3] += 1
         if not ok:
@@ -444,6 +735,7 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility):
                 x = nxt[x]
         size[keep] = tot
         alive[gone] = False
+        stale = True
         cid[keep] = n + n_merges
         n_merges += 1
         n_alive -= 1

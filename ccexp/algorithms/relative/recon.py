@@ -37,7 +37,11 @@ def incidence(R: np.ndarray, n_items: int) -> tuple[np.ndarray, np.ndarray]:
     return indptr, np.ascontiguousarray(con[order])
 
 
-def constrained_linkage(X: np.ndarray, R: np.ndarray, check_compatibility: bool = True):
+#: TestCompatibility implementations of :func:`constrained_linkage` (kernel ``mode`` 0, 1, 2).
+COMPATIBILITY_TESTS = ("peel", "reference", "both")
+
+
+def constrained_linkage(X: np.ndarray, R: np.ndarray, check_compatibility: bool = True, compatibility_test: str = "peel"):
     """Centroid-linkage agglomeration under consistent relative constraints (ReCon, lines 5-13).
 
     Parameters
@@ -49,6 +53,12 @@ def constrained_linkage(X: np.ndarray, R: np.ndarray, check_compatibility: bool 
     check_compatibility : bool
         False skips TestCompatibility: the naive constrained agglomeration,
         which can dead-end (Section 4.2's example).
+    compatibility_test : {"peel", "reference", "both"}
+        How TestCompatibility is answered: by peeling one graph (default,
+        fast), by the level-by-level recursion (the reference), or both
+        with the reference's answer used and their disagreements counted
+        (``counters["disagreements"]``, for the tests).  The merges do not
+        depend on it.
 
     Returns
     -------
@@ -61,14 +71,19 @@ def constrained_linkage(X: np.ndarray, R: np.ndarray, check_compatibility: bool 
         (line 9), ``compatibility_tests`` (TestCompatibility calls),
         ``incompatible``, ``rescans`` (nearest-neighbour row scans),
         ``test_levels`` and ``test_constraint_visits`` (the work inside
-        TestCompatibility).
+        TestCompatibility: levels and constraints scanned by the recursion,
+        connectivity checks and constraints and edges visited by peeling),
+        ``disagreements`` (see ``compatibility_test``).
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     R = np.ascontiguousarray(R, dtype=np.int64).reshape(-1, 3)
     indptr, con = incidence(R, X.shape[0])
-    Z, n_merges, c = K.recon_agglomerate(X, R, indptr, con, bool(check_compatibility))
+    if compatibility_test not in COMPATIBILITY_TESTS:
+        raise unknown_name_error("compatibility_test", compatibility_test, COMPATIBILITY_TESTS)
+    mode = COMPATIBILITY_TESTS.index(compatibility_test)
+    Z, n_merges, c = K.recon_agglomerate(X, R, indptr, con, bool(check_compatibility), mode)
     names = ("candidates", "forbidden", "compatibility_tests", "incompatible", "rescans", "test_levels",
-             "test_constraint_visits")
+             "test_constraint_visits", "disagreements")
     return Z, int(n_merges), dict(zip(names, (int(v) for v in c)))
 
 
