@@ -19,6 +19,9 @@ from ..registry import ALGORITHMS
 from .grid import Case, Instance, flatten
 from .seeding import seed_sequence
 
+# Frames of a failing case's traceback kept in its record: the innermost ones, where it raised.
+_TRACEBACK_FRAMES = 6
+
 # Estimator classes whose kernels this process has compiled already.
 _WARM: set[type] = set()
 
@@ -92,8 +95,11 @@ def history_trace(history, y, metrics=("ari", "ami")) -> list[dict]:
 def run_instance(cases: list[Case], context: dict) -> list[dict]:
     """Run ``cases`` (all of one instance) and return one record per case.
 
-    A failing algorithm yields a record with ``status="error"`` and the
-    message, so one bad case never stops a sweep.
+    A failing algorithm yields a record with ``status="error"`` and an
+    ``error`` summary (exception, message and the innermost frames of the
+    traceback), so one bad case never stops a sweep.  A failure to build
+    the instance itself (e.g. a missing data file) is raised: it concerns
+    every case of the sweep and is fixed before a rerun, not recorded as done.
     """
     inst = cases[0].instance
     warm_up({c.algorithm for c in cases})
@@ -147,6 +153,6 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
             rec["status"] = getattr(est, "status_", "ok")
         except Exception as exc:  # noqa: BLE001 - recorded, never silent
             rec["status"] = "error"
-            rec["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"
+            rec["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=-_TRACEBACK_FRAMES)}"
         records.append(rec)
     return records

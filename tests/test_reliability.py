@@ -1,0 +1,202 @@
+"""A sweep interrupted anywhere resumes without losing or duplicating a record.
+
+Covered here: a worker killed with SIGKILL (the driver retries the pending
+tasks, or stops with a "rerun to resume" error), a case that raises, a part
+file write that fails or is killed half way, and ``consolidate`` interrupted
+between writing ``records.parquet`` and removing the parts.  The driver
+killed with SIGKILL halfway is ``tests/test_runner.py::test_killed_sweep_completes_on_rerun``.
+"""
+
+import functools
+import logging
+import os
+import signal
+from collections import Counter
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import ccexp
+from ccexp.registry import ALGORITHMS
+from ccexp.runner import sweep
+from ccexp.runner.execute import run_instance
+from ccexp.runner.grid import expand
+from ccexp.runner.store import ResultStore
+from ccexp.runner.sweep import SweepInterrupted, run_sweep
+
+SMALL = {
+    "name": "small",
+    "paper": "ukkonen2017",
+    "scale": "test",
+    "algorithms": ["ls_ad_vc", "ls_eq"],
+    "trials": 2,
+    "sweep": {"dataset": {"k": [2, 4]}, "oracle": {"fraction": [0.05], "noise": [0.0, 0.2]}},
+    "single_trial": [{"oracle.noise": 0.0}],
+}
+DATASET = {"name": "synthetic_labels", "n": 40, "k": 4}
+ORACLE = {"name": "triplets", "fraction": 1.0, "noise": 0.0, "ambiguous": "rotate", "order": "shuffled"}
+TIMING = ("fit_seconds", "oracle_seconds")
+
+
+def _all_case_ids():
+    return sorted(c.case_id for c in expand(SMALL, DATASET, ORACLE))
+
+
+def _comparable(df):
+    cols = sorted(c for c in df.columns if c not in TIMING and not c.startswith("seconds."))
+    return df[cols].sort_values("case_id").reset_index(drop=True)
+
+
+def _count_appends(monkeypatch) -> Counter:
+    """Count, per case id, the records the driver hands to the store."""
+    counts = Counter()
+    append = ResultStore.append
+
+    def counting(self, records):
+        counts.update(r["case_id"] for r in records)
+        return append(self, records)
+
+    monkeypatch.setattr(ResultStore, "append", counting)
+    return counts
+
+
+# --- a worker killed with SIGKILL ---------------------------------------------------------------
+# These run in loky worker processes (pickled by reference to this module).
+
+
+def _killing_run_instance(marker: str | None, target: str, cases, context):
+    """``run_instance``, but the worker SIGKILLs itself on ``target``'s instance
+    (once, leaving ``marker``; every time if ``marker`` is None)."""
+    if cases[0].instance.instance_id == target and (marker is None or not os.path.exists(marker)):
+        if marker is not None:
+            Path(marker).touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return run_instance(cases, context)
+
+
+def _target_instance():
+    cases = expand(SMALL, DATASET, ORACLE)
+    return cases[len(cases) // 2].instance.instance_id  # one in the middle of the sweep
+
+
+@pytest.mark.slow
+def test_a_killed_worker_costs_a_retry_not_a_record(tmp_path, monkeypatch, caplog):
+    marker = tmp_path / "killed-once"
+    monkeypatch.setattr(sweep, "run_instance", functools.partial(_killing_run_instance, str(marker), _target_instance()))
+    appended = _count_appends(monkeypatch)
+    with caplog.at_level(logging.WARNING, logger="ccexp"):
+        res = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "killed", n_jobs=2, progress=False)
+    assert marker.exists()  # a worker did die
+    assert "a worker died (TerminatedWorkerError)" in caplog.text and "retry 1 of 2" in caplog.text
+    assert sorted(appended) == _all_case_ids() and set(appended.values()) == {1}  # each record written once
+    assert sorted(res.records["case_id"]) == _all_case_ids()
+    monkeypatch.undo()
+    clean = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "clean", n_jobs=1, progress=False)
+    pd.testing.assert_frame_equal(_comparable(res.records), _comparable(clean.records))
+
+
+@pytest.mark.slow
+def test_a_worker_that_keeps_dying_stops_the_sweep_and_a_rerun_resumes(tmp_path, monkeypatch):
+    target = _target_instance()
+    monkeypatch.setattr(sweep, "run_instance", functools.partial(_killing_run_instance, None, target))
+    with pytest.raises(SweepInterrupted, match="kept dying in 1 retries.*Rerun the same command to resume"):
+        run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=2, progress=False, max_retries=1)
+    stored = ResultStore(tmp_path / "small").load()
+    assert 0 < len(stored) < len(_all_case_ids())  # what finished is kept
+    assert target not in set(stored["instance_id"])
+    monkeypatch.undo()
+    appended = _count_appends(monkeypatch)
+    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    assert res.n_run == len(appended) == len(_all_case_ids()) - len(stored)  # only the missing cases ran
+    assert sorted(res.records["case_id"]) == _all_case_ids()
+
+
+# --- a case that raises -------------------------------------------------------------------------
+
+
+def _deep(depth: int):
+    if depth == 0:
+        raise FloatingPointError("the innermost frame")
+    _deep(depth - 1)
+
+
+def test_a_raising_case_is_recorded_with_its_innermost_frames_and_the_sweep_goes_on(tmp_path, monkeypatch):
+    class Deep(ccexp.algorithms.triplets.LsADVC):
+        def fit_problem(self, problem):
+            _deep(8)  # deeper than the kept frames: the summary must end where it raised
+
+    monkeypatch.setitem(ALGORITHMS._items, "ls_eq", Deep)
+    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    df = res.records.set_index("algorithm")
+    assert sorted(res.records["case_id"]) == _all_case_ids()
+    assert (df.loc["ls_ad_vc", "status"] == "ok").all()  # the other algorithm of every instance ran
+    failed = df.loc["ls_eq"]
+    assert (failed["status"] == "error").all()
+    for error in failed["error"]:
+        assert error.splitlines()[0] == "FloatingPointError: the innermost frame"
+        assert "raise FloatingPointError" in error and 'in _deep' in error
+        assert len(error) < 2000  # a summary, not the whole stack
+    # the errors are records like the others: a rerun runs nothing again
+    assert run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False).n_run == 0
+
+
+# --- atomic parquet writes ----------------------------------------------------------------------
+
+
+def test_a_part_write_that_fails_half_way_leaves_no_part_and_a_rerun_completes(tmp_path, monkeypatch):
+    to_parquet = pd.DataFrame.to_parquet
+    calls = []
+
+    def dies_on_the_second_write(self, path, *args, **kwargs):
+        calls.append(path)
+        if len(calls) == 2:
+            Path(path).write_bytes(b"PAR1\x15\x04\x15")  # the first bytes of a parquet file, then the disk fills
+            raise OSError(28, "No space left on device")
+        return to_parquet(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", dies_on_the_second_write)
+    with pytest.raises(OSError, match="No space left"):
+        run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    monkeypatch.undo()
+    parts = tmp_path / "small" / "parts"
+    assert [p.name for p in parts.iterdir()] == [Path(calls[0]).name.removeprefix(".").removesuffix(".tmp")]
+    store = ResultStore(tmp_path / "small")
+    assert len(store.load()) == 2  # the first task's records; nothing of the failed write
+    # a driver killed during a write leaves its temporary file: never read, removed by consolidate
+    (parts / ".part-killed.parquet.tmp").write_bytes(b"PAR1")
+    assert len(store.load()) == 2
+    appended = _count_appends(monkeypatch)
+    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    assert res.n_run == len(appended) == len(_all_case_ids()) - 2
+    assert sorted(res.records["case_id"]) == _all_case_ids()
+    assert not list(parts.iterdir())
+
+
+def test_consolidate_interrupted_before_removing_the_parts_duplicates_nothing(tmp_path, monkeypatch):
+    run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=2)
+    store = ResultStore(tmp_path / "small")
+    # run_sweep consolidated; append two more tasks' worth of parts by hand
+    first = store.load()
+    more = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "other", n_jobs=1, progress=False).records
+    more = more[~more["case_id"].isin(first["case_id"])].head(4)
+    store.append(more.to_dict("records"))
+
+    class Killed(BaseException):
+        pass
+
+    def crash(self, missing_ok=False):
+        raise Killed  # the driver dies right after records.parquet was replaced
+
+    monkeypatch.setattr(Path, "unlink", crash)
+    with pytest.raises(Killed):
+        store.consolidate()
+    monkeypatch.undo()
+    on_disk = len(pd.read_parquet(store.records_path)) + sum(len(pd.read_parquet(p)) for p in store._part_files())
+    assert on_disk == len(first) + 2 * len(more)  # every new record is there twice ...
+    loaded = store.load()
+    assert len(loaded) == loaded["case_id"].nunique() == len(first) + len(more)  # ... and read once
+    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    assert res.n_run == len(_all_case_ids()) - len(first) - len(more)
+    assert sorted(res.records["case_id"]) == _all_case_ids()
+    assert not store._part_files()
