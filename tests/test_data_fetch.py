@@ -43,6 +43,11 @@ def _files(root):
 A, B = b"1,2,a\n3,4,b\n", b"x y z\n"
 
 
+@pytest.fixture(autouse=True)
+def _no_mirror_from_the_environment(monkeypatch):
+    monkeypatch.delenv("CCEXP_DATA_MIRROR", raising=False)
+
+
 @pytest.fixture
 def synthetic(tmp_path):
     """A mirror holding two synthetic files and the manifest naming them."""
@@ -58,7 +63,10 @@ def test_download_verifies_then_skips_present_files(synthetic):
     seen = []
     report = fetch(data_dir=data, base_url=mirror.as_uri(), manifest=manifest, progress=seen.append)
     assert report.ok
-    assert [(r.entry.relpath, r.state) for r in report.results] == [("alpha/a.data", "downloaded"), ("beta/b.txt", "downloaded")]
+    assert [(r.entry.relpath, r.state) for r in report.results] == [
+        ("alpha/a.data", "downloaded"),
+        ("beta/b.txt", "downloaded"),
+    ]
     assert [r.entry.relpath for r in seen] == ["alpha/a.data", "beta/b.txt"]
     assert (data / "alpha/a.data").read_bytes() == A and (data / "beta/b.txt").read_bytes() == B
     assert _files(data) == ["alpha/a.data", "beta/b.txt"]  # no temporary file left
@@ -67,6 +75,13 @@ def test_download_verifies_then_skips_present_files(synthetic):
     shutil.rmtree(mirror)
     again = fetch(data_dir=data, base_url=mirror.as_uri(), manifest=manifest)
     assert again.ok and [r.state for r in again.results] == ["ok", "ok"]
+
+
+def test_mirror_from_the_environment(synthetic, monkeypatch):
+    mirror, manifest, data = synthetic
+    monkeypatch.setenv("CCEXP_DATA_MIRROR", str(mirror))
+    report = fetch(data_dir=data, manifest=manifest)  # the canonical URLs would be unreachable
+    assert report.ok and [r.url for r in report.results] == [mirror_url(str(mirror), e) for e in manifest]
 
 
 def test_wrong_checksum_download_is_deleted_and_reported(synthetic):
@@ -124,6 +139,10 @@ def test_status_lists_ok_missing_and_mismatch(synthetic):
         "gamma/c.csv": "missing",
     }
     assert not report.ok and "2 file(s) are not usable" in report.summary()
+    # a missing workbook is not a problem while its exports are there
+    book = ManifestEntry("gamma/book.xls", "0" * 64, "file:///x", ("gamma",), source_only=True)
+    (r,) = status(data_dir=data, manifest={book.relpath: book}).results
+    assert r.state == "missing" and "needed only to make the files exported" in r.detail and r.good
     assert status(data_dir=data, manifest=manifest, datasets=["alpha"]).ok
     # a file with no published checksum is "present", not verified
     unchecked = {"beta/b.txt": ManifestEntry("beta/b.txt", None, "file:///x", ("beta",))}
@@ -202,8 +221,18 @@ def test_xls_exports_reproduce_the_loaders_checksums(tmp_path, dataset, workbook
     assert states and set(states.values()) == {"exported"}  # each sha256 verified against the loader's spec
 
 
+def test_unwritable_data_folder_is_a_failure_not_a_traceback(synthetic):
+    mirror, manifest, data = synthetic
+    data.mkdir()
+    (data / "alpha").write_bytes(b"a file where the dataset folder should be")
+    report = fetch(data_dir=data, base_url=mirror.as_uri(), manifest=manifest)
+    assert [r.state for r in report.results] == ["failed", "downloaded"]
+    assert "cannot write" in report.results[0].detail
+
+
 def test_mirror_url_quotes_paths_and_accepts_folders(tmp_path):
-    assert mirror_url("https://m.example/data/", "user_knowledge/a b.xls") == "https://m.example/data/user_knowledge/a%20b.xls"
+    url = mirror_url("https://m.example/data/", "user_knowledge/a b.xls")
+    assert url == "https://m.example/data/user_knowledge/a%20b.xls"
     assert mirror_url(str(tmp_path), "iris/iris.data") == tmp_path.resolve().as_uri() + "/iris/iris.data"
 
 

@@ -109,7 +109,8 @@ class FetchReport:
     def summary(self) -> str:
         """Counts per state, then, for the files still unusable, where to get each and where to put it."""
         folder = self.data_dir.resolve()
-        lines = [f"{len(self.results)} files in {folder}: " + ", ".join(f"{n} {s}" for s, n in sorted(self.counts().items()))]
+        counts = ", ".join(f"{n} {state}" for state, n in sorted(self.counts().items()))
+        lines = [f"{len(self.results)} files in {folder}: {counts}"]
         problems = self.problems
         if not problems:
             return "\n".join(lines)
@@ -179,19 +180,21 @@ def _reason(err: BaseException) -> str:
 def _download(url: str, dest: Path, timeout: float) -> str:
     """Stream ``url`` into ``dest``; return the sha256 of what was written."""
     h = hashlib.sha256()
-    try:
-        with _open_url(url, timeout) as response, open(dest, "wb") as out:
-            for chunk in iter(lambda: response.read(_CHUNK), b""):
-                h.update(chunk)
-                out.write(chunk)
-    except _Unreachable:
-        raise
-    except _NETWORK_ERRORS as err:  # cut mid-transfer
-        raise _Unreachable(url, _reason(err)) from None
-    return h.hexdigest()
+    with _open_url(url, timeout) as response, open(dest, "wb") as out:
+        while True:
+            try:
+                chunk = response.read(_CHUNK)
+            except _NETWORK_ERRORS as err:  # cut mid-transfer; a local disk error is not caught here
+                raise _Unreachable(url, _reason(err)) from None
+            if not chunk:
+                return h.hexdigest()
+            h.update(chunk)
+            out.write(chunk)
 
 
-def _install(entry: ManifestEntry, target: Path, write: Callable[[Path], str], state: str, url: str | None) -> FileStatus:
+def _install(
+    entry: ManifestEntry, target: Path, write: Callable[[Path], str], state: str, url: str | None
+) -> FileStatus:
     """Write to a temporary file beside ``target`` with ``write(tmp) -> sha256``; rename it only if verified.
 
     The rename is atomic, so ``target`` is either absent, its previous
@@ -283,8 +286,10 @@ def _fetch_one(entry, folder: Path, *, base_url, archives, sources, timeout) -> 
             return FileStatus(entry, "failed", f"its workbook {entry.derived_from} is not available ({source.state})")
         try:
             data = entry.derive(folder / entry.derived_from)
-        except ImportError as err:
+        except ImportError as err:  # no xlrd
             return FileStatus(entry, "failed", str(err))
+        except Exception as err:  # an exporter's error is this file's failure, not the run's
+            return FileStatus(entry, "failed", f"exporting it raised {type(err).__name__}: {err}")
         return _install(entry, target, _write_bytes(data), "exported", None)
     if entry.member is not None:
         try:
@@ -329,6 +334,9 @@ def status(datasets=None, data_dir=None, manifest=None) -> FetchReport:
     folder, entries = _resolve(datasets, data_dir, manifest)
     report = FetchReport(folder, checked_only=True)
     report.results = [_check(e, folder / e.relpath) for e in entries.values()]
+    for r in report.results:
+        if r.entry.source_only and r.state == "missing":
+            r.detail = "needed only to make the files exported from it"
     return report
 
 
@@ -381,19 +389,29 @@ def fetch(
         result = _check(entry, target)
         if result.state in ("missing", "mismatch"):
             previous = result.detail
-            result = _fetch_one(entry, folder, base_url=base_url, archives=archives, sources=source, timeout=timeout)
+            try:
+                result = _fetch_one(
+                    entry, folder, base_url=base_url, archives=archives, sources=source, timeout=timeout
+                )
+            except OSError as err:  # the data folder, not the network: not writable, disk full
+                result = FileStatus(entry, "failed", f"cannot write {target}: {err}")
             if previous and result.state not in GOOD:
                 result.detail = f"{result.detail}; the file there has {previous}".lstrip("; ")
         settled[entry.relpath] = result
         return result
 
     def source(relpath: str) -> FileStatus:
-        return settle(entries[relpath]) if relpath in entries else FileStatus(ManifestEntry(relpath, None, None), "missing")
+        if relpath not in entries:
+            return FileStatus(ManifestEntry(relpath, None, None), "missing")
+        return settle(entries[relpath])
 
     try:
         for entry in entries.values():
-            if entry.source_only and not (folder / entry.relpath).is_file() and _exports_present(entry, entries, folder):
-                # a workbook is only needed to make its exports
+            if (
+                entry.source_only
+                and not (folder / entry.relpath).is_file()
+                and _exports_present(entry, entries, folder)
+            ):  # a workbook is only needed to make its exports
                 result = settled[entry.relpath] = FileStatus(entry, "skipped", "its exports are present")
             else:
                 result = settle(entry)

@@ -187,7 +187,8 @@ class _Builder:
         if (old.sha256, old.url, old.member) != (entry.sha256, entry.url, entry.member):
             raise ValueError(
                 f"{entry.relpath}: two loaders disagree on the file "
-                f"({old.datasets} say sha256 {old.sha256} from {old.url}, {entry.datasets} say {entry.sha256} from {entry.url})"
+                f"({old.datasets} say sha256 {old.sha256} from {old.url}, "
+                f"{entry.datasets} say {entry.sha256} from {entry.url})"
             )
         datasets = old.datasets + tuple(d for d in entry.datasets if d not in old.datasets)
         self.entries[entry.relpath] = replace(old, datasets=datasets)
