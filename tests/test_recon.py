@@ -162,6 +162,73 @@ def test_hierarchy_satisfies_every_constraint(n, seed, share, k):
     assert len(np.unique(est.labels_)) == min(k, n)
 
 
+
+# --- TestCompatibility: peeling against the level-by-level recursion ----------------
+
+
+def _random_relative(n, rng, kind):
+    """Constraints of one of three kinds: from a random tree, from two or three classes, or random triples."""
+    if kind == "tree":
+        R = all_induced(random_binary_tree(n, rng), n)
+        return R[rng.random(len(R)) < rng.uniform(0.02, 0.5)]
+    if kind == "classes":  # ab|c with a, b of one class and c of another (relative_random's shape)
+        y = rng.integers(0, rng.integers(2, 4), n)
+        rows = []
+        for _ in range(int(rng.integers(0, 2 * n))):
+            a, b, c = rng.choice(n, 3, replace=False)
+            if y[a] == y[b] != y[c]:
+                rows.append((a, b, c))
+        return np.array(rows, dtype=np.int64).reshape(-1, 3)
+    # random triples: mostly inconsistent, which the agglomeration must still treat alike
+    return np.array([rng.choice(n, 3, replace=False) for _ in range(int(rng.integers(0, 3 * n)))],
+                    dtype=np.int64).reshape(-1, 3)
+
+
+def _assert_peel_matches_reference(X, R):
+    Zp, n_p, cp = constrained_linkage(X, R, compatibility_test="peel")
+    Zr, n_r, cr = constrained_linkage(X, R, compatibility_test="reference")
+    Zb, n_b, cb = constrained_linkage(X, R, compatibility_test="both")
+    assert cb["disagreements"] == 0  # every call answered alike, state by state
+    np.testing.assert_array_equal(Zp, Zr)
+    assert n_p == n_r == n_b
+    np.testing.assert_array_equal(Zb, Zr)
+    logical = ("candidates", "forbidden", "compatibility_tests", "incompatible", "rescans")
+    assert [cp[k] for k in logical] == [cr[k] for k in logical]
+    return cr
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 40), st.integers(0, 2**31), st.sampled_from(["tree", "classes", "random"]), st.booleans())
+def test_peeling_compatibility_test_equals_the_recursion(n, seed, kind, ties):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    if ties:
+        X = np.round(X)  # duplicate points and equal distances
+    _assert_peel_matches_reference(X, _random_relative(n, rng, kind))
+
+
+def test_peeling_equals_the_recursion_where_it_fails_deep():
+    """Two classes and about |D| constraints: the regime of deep incompatibilities (Transfusion)."""
+    n_tests = n_incompatible = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        n = 150
+        y = (rng.random(n) < 0.3).astype(int)
+        X = rng.normal(size=(n, 3)) + 0.7 * y[:, None]  # overlapping classes
+        if seed % 2:
+            X = np.round(X, 1)
+        ds = ccexp.data.Dataset(name="toy", y=y, X=X)
+        R = ccexp.make_problem("relative_random", ds, fraction=1.0, random_state=seed).relative
+        c = _assert_peel_matches_reference(X, R)
+        n_tests += c["compatibility_tests"]
+        n_incompatible += c["incompatible"]
+    assert n_incompatible > 1000 and n_tests > n_incompatible  # both answers were exercised
+
+
+def test_unknown_compatibility_test_is_rejected():
+    with pytest.raises(ValueError, match="compatibility_test"):
+        constrained_linkage(np.zeros((3, 1)), np.array([[0, 1, 2]]), compatibility_test="fast")
+
 def test_outlier_cut_keeps_constraints_when_it_can_and_counts_them():
     rng = np.random.default_rng(1)
     X = np.concatenate([rng.normal(0, 0.3, (30, 2)), rng.normal(5, 0.3, (30, 2)), [[20.0, 20.0]]])
