@@ -4,10 +4,13 @@ The integration tests start a ``LocalCluster`` of 2 worker processes on
 127.0.0.1 and skip (naming the extra) when dask.distributed is not installed.
 """
 
+import functools
 import inspect
 import os
+import signal
 import sys
 import time
+from collections import Counter
 
 import pandas as pd
 import pytest
@@ -100,6 +103,40 @@ def test_dask_sweep_gives_the_local_records_case_by_case(tmp_path, cluster):
 def cluster_client_run(cluster, fn):
     with distributed.Client(cluster, set_as_default=False) as client:
         return client.run(fn)
+
+
+def _killing_run_instance(marker: str, target: str, cases, context):
+    """``run_instance``, but the worker SIGKILLs itself on ``target``'s instance once (leaving ``marker``)."""
+    from ccexp.runner.execute import run_instance
+
+    if cases[0].instance.instance_id == target and not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return run_instance(cases, context)
+
+
+@needs_distributed
+@pytest.mark.slow
+def test_a_killed_dask_worker_loses_no_record(tmp_path, cluster, monkeypatch):
+    """The scheduler reruns the dead worker's task elsewhere; each record is stored once."""
+    from ccexp.runner import sweep
+    from ccexp.runner.store import ResultStore
+
+    experiment, dataset, oracle = _ci_sweep()
+    experiment = dict(experiment, algorithms=["ls_eq", "ls_ad_vc"])
+    cases = expand(experiment, dataset, oracle)
+    marker = tmp_path / "killed-once"
+    monkeypatch.setattr(sweep, "run_instance",
+                        functools.partial(_killing_run_instance, str(marker), cases[len(cases) // 2].instance.instance_id))
+    appended = Counter()
+    append = ResultStore.append
+    monkeypatch.setattr(ResultStore, "append", lambda self, records: (appended.update(r["case_id"] for r in records),
+                                                                        append(self, records))[1])
+    res = run_sweep(experiment, dataset, oracle, tmp_path, backend="dask", address=cluster.scheduler_address,
+                    progress=False)
+    assert marker.exists()  # a worker died
+    assert sorted(appended) == sorted(c.case_id for c in cases) and set(appended.values()) == {1}
+    assert sorted(res.records["case_id"]) == sorted(c.case_id for c in cases)
 
 
 @needs_distributed

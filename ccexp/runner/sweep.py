@@ -234,8 +234,12 @@ def _run_tasks(tasks, context, store, bar, n_jobs, backend) -> None:
     """Run ``tasks`` in parallel; store each task's records as soon as it returns."""
     if not tasks:
         return
-    if backend == "dask":  # the backend of dask_client's parallel_config; its size is the cluster's
-        parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
+    if backend == "dask":
+        # The backend of dask_client's parallel_config, sized by the cluster.
+        # Every task goes to the scheduler at once (tasks are small): an
+        # adaptive cluster (dask-jobqueue's adapt()) scales to the whole
+        # queue, not to the workers present when the sweep started.
+        parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1, pre_dispatch="all")
     else:
         parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)
     for records in parallel(delayed(run_instance)(t, context) for t in tasks):
