@@ -36,7 +36,8 @@ SMALL = {
 }
 DATASET = {"name": "synthetic_labels", "n": 40, "k": 4}
 ORACLE = {"name": "triplets", "fraction": 1.0, "noise": 0.0, "ambiguous": "rotate", "order": "shuffled"}
-TIMING = ("fit_seconds", "oracle_seconds")
+# not results: timings, and the git commit (another commit may land in the tree between two runs)
+NOT_RESULTS = ("fit_seconds", "oracle_seconds", "code_version")
 
 
 def _all_case_ids():
@@ -44,7 +45,7 @@ def _all_case_ids():
 
 
 def _comparable(df):
-    cols = sorted(c for c in df.columns if c not in TIMING and not c.startswith("seconds."))
+    cols = sorted(c for c in df.columns if c not in NOT_RESULTS and not c.startswith("seconds."))
     return df[cols].sort_values("case_id").reset_index(drop=True)
 
 

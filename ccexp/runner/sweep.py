@@ -78,6 +78,10 @@ def dask_client(address: str | None = None, local_cluster: dict | None = None) -
             "pip install 'ccexp[dask]' (or pip install 'dask[distributed]')"
         ) from exc
     with contextlib.ExitStack() as stack:
+        # the scheduler and nannies of a LocalCluster log in this process: keep their INFO out of the sweep's log
+        dask_log = logging.getLogger("distributed")
+        stack.callback(dask_log.setLevel, dask_log.level)
+        dask_log.setLevel(max(dask_log.getEffectiveLevel(), logging.WARNING))
         if address is None:
             kwargs = {**LOCAL_CLUSTER_DEFAULTS, **(local_cluster or {})}
             cluster = stack.enter_context(LocalCluster(**kwargs))
