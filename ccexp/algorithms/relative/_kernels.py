@@ -312,12 +312,13 @@ def slot_incidence(n, SA, SB, SC, active, adj_ptr, adj_con, c_ptr, c_con, fill):
 
 
 @njit(cache=True)
-def _peel(P, n_p, S_mark, st, SA, SB, SC, c_ptr, c_con, qx, qy, nq):
-    """Remove the slots ``P[:n_p]`` from S; queue the edges ``a b`` that lose their ``c``.
+def _peel(P, n_p, S_mark, st, SA, SB, c_ptr, c_con, tmark, tst, qx, qy, nq):
+    """Remove the slots ``P[:n_p]`` from S; queue the spanning edges ``a b`` that lose their ``c``.
 
     A constraint ``ab|c`` gives an edge only while ``a, b, c`` are all in
-    S, so removing ``c`` deletes the edge between the remaining ``a, b``.
-    Returns the new queue length.
+    S, so removing ``c`` deletes the edge between the remaining ``a, b``;
+    only the deletion of an edge of the spanning subgraph (``tmark == tst``)
+    can disconnect anything.  Returns the new queue length.
     """
     for t in range(n_p):
         S_mark[P[t]] = 0
@@ -325,7 +326,7 @@ def _peel(P, n_p, S_mark, st, SA, SB, SC, c_ptr, c_con, qx, qy, nq):
         v = P[t]
         for p in range(c_ptr[v], c_ptr[v + 1]):
             q = c_con[p]
-            if S_mark[SA[q]] == st and S_mark[SB[q]] == st:
+            if tmark[q] == tst and S_mark[SA[q]] == st and S_mark[SB[q]] == st:
                 qx[nq] = SA[q]
                 qy[nq] = SB[q]
                 nq += 1
@@ -333,10 +334,63 @@ def _peel(P, n_p, S_mark, st, SA, SB, SC, c_ptr, c_con, qx, qy, nq):
 
 
 @njit(cache=True)
-def _expand(v, own, other_side, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, vis, queue, tail, counters):
-    """Visit the neighbours of ``v`` in the current graph for one side of a two-sided search.
+def _level(members, n_mem, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, c_ptr, c_con,
+           lparent, lsize, stamp, ust, tmark, P, qx, qy, counters):
+    """One level of the recursion on the slots ``members[:n_mem]`` (all of S), by union-find.
 
-    Returns the new queue tail, or -1 when the other side's mark was met.
+    Marks the edges that joined two sets (a spanning forest) with ``ust``,
+    keeps the component of ``i``, drops the rest of S and queues the
+    spanning edges that lose their ``c``.  Returns the new ``|S|`` and queue
+    length; the queue is empty when S is connected (then the merge is
+    refused unless S is ``{i, j}``).
+    """
+    counters[5] += 1
+    unions = 0
+    if _lunion(lparent, lsize, stamp, ust, i, j):
+        unions += 1
+    for t in range(n_mem):
+        v = members[t]
+        for p in range(adj_ptr[v], adj_ptr[v + 1]):
+            q = adj_con[p]
+            if SA[q] != v or S_mark[SB[q]] != st or S_mark[SC[q]] != st:
+                continue
+            counters[6] += 1
+            if _lunion(lparent, lsize, stamp, ust, v, SB[q]):
+                tmark[q] = ust
+                unions += 1
+    if n_mem - unions == 1:
+        return n_mem, 0
+    r = _lfind(lparent, lsize, stamp, ust, i)
+    n_p = 0
+    for t in range(n_mem):
+        v = members[t]
+        if _lfind(lparent, lsize, stamp, ust, v) != r:
+            P[n_p] = v
+            n_p += 1
+    nq = _peel(P, n_p, S_mark, st, SA, SB, c_ptr, c_con, tmark, ust, qx, qy, 0)
+    return lsize[r], nq
+
+
+#: Pairs queued per slot of S above which one union-find level replaces the searches.
+RELEVEL = 4
+
+
+@njit(cache=True)
+def _mark_path(u, pv, pe, tmark, tst):
+    """Add the search-tree path from ``u`` to its root to the spanning subgraph."""
+    while pv[u] >= 0:
+        if pe[u] >= 0:
+            tmark[pe[u]] = tst
+        u = pv[u]
+
+
+@njit(cache=True)
+def _expand(v, own, other_side, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, vis, pv, pe, queue, tail,
+            tmark, tst, counters):
+    """Visit the neighbours of ``v`` in ``G(S)`` for one side of a two-sided search.
+
+    Returns the new queue tail, or -1 when the other side's mark was met;
+    then the path joining the two roots joins the spanning subgraph.
     """
     for p in range(adj_ptr[v], adj_ptr[v + 1] + 1):
         if p < adj_ptr[v + 1]:
@@ -345,8 +399,10 @@ def _expand(v, own, other_side, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, 
             if S_mark[w] != st or S_mark[SC[q]] != st:
                 continue
         elif v == i:  # the pair under test is joined by an edge of its own
+            q = -1
             w = j
         elif v == j:
+            q = -1
             w = i
         else:
             break
@@ -354,8 +410,14 @@ def _expand(v, own, other_side, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, 
         if vis[w] == own:
             continue
         if vis[w] == other_side:
+            if q >= 0:
+                tmark[q] = tst
+            _mark_path(v, pv, pe, tmark, tst)
+            _mark_path(w, pv, pe, tmark, tst)
             return -1
         vis[w] = own
+        pv[w] = v
+        pe[w] = q
         queue[tail] = w
         tail += 1
     return tail
@@ -363,13 +425,13 @@ def _expand(v, own, other_side, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, 
 
 @njit(cache=True)
 def test_compatibility_peel(
-    i, j, slots, n_alive, SA, SB, SC, active, adj_ptr, adj_con, c_ptr, c_con,
-    lparent, lsize, stamp, S_mark, vis, qa, qb, P, qx, qy, tick0, counters,
+    i, j, slots, n_alive, SA, SB, SC, adj_ptr, adj_con, c_ptr, c_con,
+    lparent, lsize, stamp, S_mark, vis, pv, pe, tmark, qa, qb, P, qx, qy, tick0, counters,
 ):
     """TestCompatibility(C', S, i, j) of Section 4.2 by peeling one graph instead of rebuilding it per level.
 
     Same answer as :func:`test_compatibility` (the level-by-level recursion,
-    kept as the reference), with the work of its deep failures removed.
+    kept as the reference), without the work of its deep failures.
 
     Parameters
     ----------
@@ -377,23 +439,25 @@ def test_compatibility_peel(
         Slots of the two clusters to merge.
     slots : int64 array
         The current clusters' slots (``n_alive`` of them).
-    SA, SB, SC, active
-        As for :func:`test_compatibility`.
+    SA, SB, SC : int64 arrays (m,)
+        Current slots of each constraint's ``a, b, c``.
     adj_ptr, adj_con, c_ptr, c_con
-        :func:`slot_incidence` of the current state.
+        :func:`slot_incidence` of the current state (active constraints only).
     lparent, lsize, stamp : int64 arrays (n,)
-        Scratch union-find, reset lazily by ``stamp`` (its values come from
-        ``tick0``, like ``S_mark`` and ``vis``).
-    S_mark, vis, qa, qb, P : int64 arrays (n,)
-        Scratch: membership of S, the two searches' marks and queues, a
-        peeled set.
+        Scratch union-find, reset lazily by ``stamp``.
+    S_mark, vis, pv, pe, qa, qb, P : int64 arrays (n,)
+        Scratch: membership of S, the searches' marks, parents, parent
+        edges and queues, a dropped set.
+    tmark : int64 array (m,)
+        Scratch: membership of the spanning subgraph.
     qx, qy : int64 arrays (m + n + 1,)
         Scratch: the pairs still to check.
     tick0 : int
-        First unused mark value.
+        First unused mark value (``stamp``, ``S_mark``, ``vis`` and
+        ``tmark`` take their marks from one increasing counter).
     counters : int64 array
-        ``counters[5]`` counts the connectivity checks, ``counters[6]`` the
-        constraints and edges visited.
+        ``counters[5]`` counts union-find levels and connectivity checks,
+        ``counters[6]`` the constraints and edges they visit.
 
     Returns
     -------
@@ -406,40 +470,124 @@ def test_compatibility_peel(
     Write ``G(S)`` for the graph on S with an edge ``a b`` for each
     constraint ``ab|c`` with ``a, b, c`` in S, plus the edge ``i j``.  The
     recursion keeps the component of ``i`` in ``G(S)`` until that is all of
-    S; as ``G`` only loses edges when S shrinks, that limit is the largest
+    S.  ``G`` only loses edges when S shrinks, so that limit is the largest
     S' containing ``i, j`` with ``G(S')`` connected (the greatest fixed
-    point, whatever order components are dropped in), and the merge is
+    point, in whatever order components are dropped), and the merge is
     compatible iff it is ``{i, j}`` alone.
 
-    So the first level is computed as in the recursion (one union-find over
-    the active constraints); after that S only loses components.  Removing
-    a set of slots deletes the edges of the constraints whose ``c`` it
-    holds; each deleted edge ``x y`` becomes a pair to check.  A check
-    searches from ``x`` and from ``y`` in turns: meeting means nothing
-    split; a search running out first has found a whole component, the
-    smaller side, which is dropped if it lacks ``i`` (its other side is
-    then checked against ``i``) or else becomes S.  A pair whose slot has
-    left S is checked against ``i`` instead.  The invariant "``G(S)`` plus
-    the pairs still queued is connected" makes an empty queue mean
-    ``G(S)`` connected.  Each slot leaves S once and each constraint's edge
-    is deleted once per call, so the cost is O(n + m) plus the searches,
-    which stop at the smaller side, instead of O(|C_e|) at each of often
-    20 levels.
+    The first level is the recursion's (one union-find, whose joining
+    edges form a spanning subgraph T).  After that S loses components:
+    removing slots deletes the edges of the constraints whose ``c`` they
+    hold, and each deleted edge ``x y`` of T is queued.  A queued pair is
+    checked by searching from ``x`` and from ``y`` in turns (decremental
+    connectivity in the manner of Even and Shiloach, 1981): meeting means
+    nothing split, and the joining path enters T; a search running out
+    first has found a whole component.  Without ``i`` it is dropped and the
+    other side is checked against ``i``; with ``i`` it becomes S and one
+    union-find level rebuilds T.  A pair whose slot has left S is checked
+    against ``i`` instead.  Invariant: T (its edges still in ``G(S)``) plus
+    the queued pairs connects S, so an empty queue means ``G(S)`` is
+    connected.  Each slot leaves S once per call and each search stops at
+    the side that runs out first, instead of O(|C_e|) union-find work at
+    each of often 20 levels.
     """
     if n_alive <= 2:
         return True, tick0
     st = tick0
     tick = tick0 + 1
-    unions = 0
-    counters[5] += 1
-    counters[6] += SA.shape[0]
-    if _lunion(lparent, lsize, stamp, st, i, j):
-        unions += 1
-    for q in range(SA.shape[0]):
-        if active[q] and _lunion(lparent, lsize, stamp, st, SA[q], SB[q]):
-            unions += 1
-    if n_alive - unions == 1:
-        return False, tick
+    for t in range(n_alive):
+        S_mark[slots[t]] = st
+    tst = tick
+    tick += 1
+    n_s, nq = _level(slots, n_alive, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, c_ptr, c_con,
+                     lparent, lsize, stamp, tst, tmark, P, qx, qy, counters)
+    while n_s > 2 and nq > 0:
+        if nq * RELEVEL > n_s:
+            # many pairs to check: one union-find level over S is cheaper
+            n_m = 0
+            for t in range(n_alive):
+                v = slots[t]
+                if S_mark[v] == st:
+                    qa[n_m] = v
+                    n_m += 1
+            tst = tick
+            tick += 1
+            n_s, nq = _level(qa, n_m, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, c_ptr, c_con,
+                             lparent, lsize, stamp, tst, tmark, qb, qx, qy, counters)
+            continue
+        nq -= 1
+        x = qx[nq]
+        y = qy[nq]
+        if S_mark[x] != st:
+            if S_mark[y] != st:
+                continue
+            x = i
+        elif S_mark[y] != st:
+            y = i
+        if x == y:
+            continue
+        counters[5] += 1
+        sa = tick
+        sb = tick + 1
+        tick += 2
+        vis[x] = sa
+        vis[y] = sb
+        pv[x] = -1
+        pv[y] = -1
+        qa[0] = x
+        qb[0] = y
+        ha = 0
+        hb = 0
+        ta = 1
+        tb = 1
+        side = 0  # 0: x's search ran out, 1: y's, -1: they met
+        while True:
+            ta = _expand(qa[ha], sa, sb, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, vis, pv, pe, qa, ta,
+                         tmark, tst, counters)
+            if ta < 0:
+                side = -1
+                break
+            ha += 1
+            if ha == ta:
+                side = 0
+                break
+            tb = _expand(qb[hb], sb, sa, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, vis, pv, pe, qb, tb,
+                         tmark, tst, counters)
+            if tb < 0:
+                side = -1
+                break
+            hb += 1
+            if hb == tb:
+                side = 1
+                break
+        if side < 0:
+            continue
+        comp = qa if side == 0 else qb
+        n_c = ta if side == 0 else tb
+        mark = sa if side == 0 else sb
+        if vis[i] == mark:
+            # the component of i is all that can remain: drop the rest, rebuild T on it
+            for t in range(n_alive):
+                v = slots[t]
+                if S_mark[v] == st and vis[v] != mark:
+                    S_mark[v] = 0
+            tst = tick
+            tick += 1
+            n_s, nq = _level(comp, n_c, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, c_ptr, c_con,
+                             lparent, lsize, stamp, tst, tmark, qb if side == 0 else qa, qx, qy, counters)
+        else:
+            n_s -= n_c
+            other_mark = sb if side == 0 else sa
+            if vis[i] == other_mark:
+                # the other side's search reached i: that path joins T before
+                # the drop, which queues its edges that lose their c
+                _mark_path(i, pv, pe, tmark, tst)
+            else:
+                qx[nq] = y if side == 0 else x
+                qy[nq] = i
+                nq += 1
+            nq = _peel(comp, n_c, S_mark, st, SA, SB, c_ptr, c_con, tmark, tst, qx, qy, nq)
+    return n_s <= 2, tick
     r = _lfind(lparent, lsize, stamp, st, i)
     n_s = lsize[r]
     if n_s <= 2:
@@ -633,6 +781,9 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
     qa = np.empty(n, dtype=np.int64)
     qb = np.empty(n, dtype=np.int64)
     P = np.empty(n, dtype=np.int64)
+    pv = np.empty(n, dtype=np.int64)
+    pe = np.empty(n, dtype=np.int64)
+    tmark = np.zeros(max(m, 1), dtype=np.int64)
     qx = np.empty(m + n + 1, dtype=np.int64)
     qy = np.empty(m + n + 1, dtype=np.int64)
     stale = True
@@ -680,8 +831,8 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
                         slot_incidence(n, SA, SB, SC, active, adj_ptr, adj_con, c_ptr, c_con, P)
                         stale = False
                     ok, cur = test_compatibility_peel(
-                        i, j, heap, n_alive, SA, SB, SC, active, adj_ptr, adj_con, c_ptr, c_con,
-                        lparent, lsize, stamp, S_mark, vis, qa, qb, P, qx, qy, cur, counters,
+                        i, j, heap, n_alive, SA, SB, SC, adj_ptr, adj_con, c_ptr, c_con,
+                        lparent, lsize, stamp, S_mark, vis, pv, pe, tmark, qa, qb, P, qx, qy, cur, counters,
                     )
                 if mode != 0:
                     ok_ref, cur = test_compatibility(
