@@ -312,6 +312,60 @@ def slot_incidence(n, SA, SB, SC, active, adj_ptr, adj_con, c_ptr, c_con, fill):
 
 
 @njit(cache=True)
+def state_components(n, slots, n_alive, SA, SB, active, par0, comp0, m_ptr, m_list, t_ptr, t_list, fill):
+    """The first level of TestCompatibility without the pair's edge, shared by a state's tests.
+
+    Components of the graph on the current clusters with an edge ``a b``
+    for each active ``ab|c``: ``comp0[x]`` is the root slot of ``x``'s
+    component, ``m_list[m_ptr[r]:m_ptr[r + 1]]`` its slots and
+    ``t_list[t_ptr[r]:t_ptr[r + 1]]`` the constraints whose edges joined it
+    (a spanning tree).  Returns the number of components.  O(n + m).
+    """
+    for t in range(n_alive):
+        par0[slots[t]] = slots[t]
+    n_comp = n_alive
+    n_t = 0
+    for q in range(SA.shape[0]):
+        if active[q]:
+            ra = _find(par0, SA[q])
+            rb = _find(par0, SB[q])
+            if ra != rb:
+                par0[max(ra, rb)] = min(ra, rb)
+                fill[n_t] = q
+                n_t += 1
+                n_comp -= 1
+    for x in range(n + 1):
+        m_ptr[x] = 0
+        t_ptr[x] = 0
+    for t in range(n_alive):
+        x = slots[t]
+        r = _find(par0, x)
+        comp0[x] = r
+        m_ptr[r + 1] += 1
+    for k in range(n_t):
+        t_ptr[comp0[SA[fill[k]]] + 1] += 1
+    for x in range(n):
+        m_ptr[x + 1] += m_ptr[x]
+        t_ptr[x + 1] += t_ptr[x]
+    # t_list is filled from the back of each block so that fill[] can stay the edge list
+    for k in range(n_t):
+        r = comp0[SA[fill[k]]]
+        t_ptr[r + 1] -= 1
+        t_list[t_ptr[r + 1]] = fill[k]
+    for k in range(n_t):
+        r = comp0[SA[fill[k]]]
+        t_ptr[r + 1] += 1
+    for t in range(n_alive):
+        x = slots[t]
+        r = comp0[x]
+        m_ptr[r + 1] -= 1
+        m_list[m_ptr[r + 1]] = x
+    for t in range(n_alive):
+        m_ptr[comp0[slots[t]] + 1] += 1
+    return n_comp
+
+
+@njit(cache=True)
 def _peel(P, n_p, S_mark, st, SA, SB, c_ptr, c_con, tmark, tst, qx, qy, nq):
     """Remove the slots ``P[:n_p]`` from S; queue the spanning edges ``a b`` that lose their ``c``.
 
@@ -425,7 +479,7 @@ def _expand(v, own, other_side, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, 
 
 @njit(cache=True)
 def test_compatibility_peel(
-    i, j, slots, n_alive, SA, SB, SC, adj_ptr, adj_con, c_ptr, c_con,
+    i, j, slots, n_alive, comp0, n_comp0, m_ptr, m_list, t_ptr, t_list, SA, SB, SC, adj_ptr, adj_con, c_ptr, c_con,
     lparent, lsize, stamp, S_mark, vis, pv, pe, tmark, qa, qb, P, qx, qy, tick0, counters,
 ):
     """TestCompatibility(C', S, i, j) of Section 4.2 by peeling one graph instead of rebuilding it per level.
@@ -439,6 +493,8 @@ def test_compatibility_peel(
         Slots of the two clusters to merge.
     slots : int64 array
         The current clusters' slots (``n_alive`` of them).
+    comp0, n_comp0, m_ptr, m_list, t_ptr, t_list
+        :func:`state_components` of the current state.
     SA, SB, SC : int64 arrays (m,)
         Current slots of each constraint's ``a, b, c``.
     adj_ptr, adj_con, c_ptr, c_con
@@ -475,8 +531,10 @@ def test_compatibility_peel(
     point, in whatever order components are dropped), and the merge is
     compatible iff it is ``{i, j}`` alone.
 
-    The first level is the recursion's (one union-find, whose joining
-    edges form a spanning subgraph T).  After that S loses components:
+    The first level comes from the state's components, computed once for
+    all the tests between two merges: S is the union of the components of
+    ``i`` and ``j``, and their spanning trees (plus the edge ``i j``) make
+    a spanning subgraph T.  After that S loses components:
     removing slots deletes the edges of the constraints whose ``c`` they
     hold, and each deleted edge ``x y`` of T is queued.  A queued pair is
     checked by searching from ``x`` and from ``y`` in turns (decremental
@@ -485,7 +543,9 @@ def test_compatibility_peel(
     first has found a whole component.  Without ``i`` it is dropped and the
     other side is checked against ``i``; with ``i`` it becomes S and one
     union-find level rebuilds T.  A pair whose slot has left S is checked
-    against ``i`` instead.  Invariant: T (its edges still in ``G(S)``) plus
+    against ``i`` instead.  When many pairs are queued (more than
+    ``|S| / RELEVEL``), one union-find level over S replaces their
+    searches.  Invariant: T (its edges still in ``G(S)``) plus
     the queued pairs connects S, so an empty queue means ``G(S)`` is
     connected.  Each slot leaves S once per call and each search stops at
     the side that runs out first, instead of O(|C_e|) union-find work at
@@ -493,14 +553,35 @@ def test_compatibility_peel(
     """
     if n_alive <= 2:
         return True, tick0
+    # the first level from the state's components: those of i and j, joined by the pair's edge
+    ri = comp0[i]
+    rj = comp0[j]
+    if n_comp0 - (1 if ri != rj else 0) == 1:
+        return False, tick0
     st = tick0
-    tick = tick0 + 1
-    for t in range(n_alive):
-        S_mark[slots[t]] = st
-    tst = tick
-    tick += 1
-    n_s, nq = _level(slots, n_alive, i, j, S_mark, st, SA, SB, SC, adj_ptr, adj_con, c_ptr, c_con,
-                     lparent, lsize, stamp, tst, tmark, P, qx, qy, counters)
+    tst = tick0 + 1
+    tick = tick0 + 2
+    n_s = 0
+    nq = 0
+    for r in (ri, rj):
+        for p in range(m_ptr[r], m_ptr[r + 1]):
+            S_mark[m_list[p]] = st
+        n_s += m_ptr[r + 1] - m_ptr[r]
+        if ri == rj:
+            break
+    if n_s <= 2:
+        return True, tick
+    # the spanning forest's edges in S make T; those whose c is outside S are deleted
+    for r in (ri, rj):
+        for p in range(t_ptr[r], t_ptr[r + 1]):
+            q = t_list[p]
+            tmark[q] = tst
+            if S_mark[SC[q]] != st:
+                qx[nq] = SA[q]
+                qy[nq] = SB[q]
+                nq += 1
+        if ri == rj:
+            break
     while n_s > 2 and nq > 0:
         if nq * RELEVEL > n_s:
             # many pairs to check: one union-find level over S is cheaper
@@ -784,6 +865,13 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
     pv = np.empty(n, dtype=np.int64)
     pe = np.empty(n, dtype=np.int64)
     tmark = np.zeros(max(m, 1), dtype=np.int64)
+    par0 = np.empty(n, dtype=np.int64)
+    comp0 = np.empty(n, dtype=np.int64)
+    m_ptr = np.zeros(n + 1, dtype=np.int64)
+    m_list = np.empty(n, dtype=np.int64)
+    t_ptr = np.zeros(n + 1, dtype=np.int64)
+    t_list = np.empty(n, dtype=np.int64)
+    n_comp0 = 0
     qx = np.empty(m + n + 1, dtype=np.int64)
     qy = np.empty(m + n + 1, dtype=np.int64)
     stale = True
@@ -829,9 +917,12 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
                 if mode != 1:
                     if stale:
                         slot_incidence(n, SA, SB, SC, active, adj_ptr, adj_con, c_ptr, c_con, P)
+                        n_comp0 = state_components(
+                            n, heap, n_alive, SA, SB, active, par0, comp0, m_ptr, m_list, t_ptr, t_list, P
+                        )
                         stale = False
                     ok, cur = test_compatibility_peel(
-                        i, j, heap, n_alive, SA, SB, SC, adj_ptr, adj_con, c_ptr, c_con,
+                        i, j, heap, n_alive, comp0, n_comp0, m_ptr, m_list, t_ptr, t_list, SA, SB, SC, adj_ptr, adj_con, c_ptr, c_con,
                         lparent, lsize, stamp, S_mark, vis, pv, pe, tmark, qa, qb, P, qx, qy, cur, counters,
                     )
                 if mode != 0:
