@@ -66,8 +66,11 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         )
         log.info("report: %s", report_dir / "comparison.md")
     if uri is not None:
-        params = {"experiment": experiment["name"], "scale": experiment.get("scale"), "n_cases": result.n_cases,
-                  "algorithms": ",".join(experiment["algorithms"]), "trials": experiment.get("trials")}
+        from .runner.sweep import code_version
+
+        params = {"experiment": experiment["name"], "paper": experiment.get("paper"), "scale": experiment.get("scale"),
+                  "n_cases": result.n_cases, "algorithms": ",".join(experiment["algorithms"]),
+                  "trials": experiment.get("trials"), "code_version": code_version()}
         log_sweep(uri, experiment["name"], result.records, params, report_dir, results)
     return {"n_cases": result.n_cases, "n_run": result.n_run, "directory": str(result.directory), "errors": errors}
 

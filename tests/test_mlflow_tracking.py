@@ -103,6 +103,14 @@ def _check_runs(client, results: Path, tmp_download: Path) -> None:
     assert probe in expected
     [child] = [c for c in children if _setting_key(c.data.params) == probe]
     assert child.data.metrics["ari_mean"] == pytest.approx(expected[probe]["ari"].mean())
+    # names and tags make the UI readable: algorithm[key=value,...], filterable by paper and scale
+    assert child.info.run_name == "ls_ad_vc[k=8,fraction=0.1,noise=0.2]"
+    assert parent.info.run_name == f"{EXPERIMENT}[scale=ci]"
+    for run in (parent, child):
+        assert run.data.tags["ccexp.paper"] == "ukkonen2017"
+        assert run.data.tags["ccexp.scale"] == "ci"
+        assert run.data.tags["ccexp.experiment"] == EXPERIMENT
+        assert run.data.tags["ccexp.code_version"]
 
     artifacts = {a.path for a in client.list_artifacts(pid)}
     assert "records.parquet" in artifacts, artifacts

@@ -54,6 +54,35 @@ def summarise(df: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([mean, std, count], axis=1).reset_index()
 
 
+def run_name(algorithm: str, setting: dict) -> str:
+    """``algorithm[key=value,...]``: a child run's name, readable in the MLflow table.
+
+    Keys lose their group prefix (``oracle.noise`` -> ``noise``) unless two
+    groups share the short name; missing values (a parameter another
+    algorithm of the grid sweeps) are left out.
+
+    Examples
+    --------
+    >>> run_name("ls_ad_vc", {"dataset.k": 8, "oracle.fraction": 0.1, "oracle.noise": 0.2})
+    'ls_ad_vc[k=8,fraction=0.1,noise=0.2]'
+    >>> run_name("kmeans", {"dataset.n": 200, "oracle.n": 50, "algorithm.xi": float("nan")})
+    'kmeans[dataset.n=200,oracle.n=50]'
+    """
+    present = {k: v for k, v in setting.items() if not (v is None or (isinstance(v, float) and np.isnan(v)))}
+    short = [k.split(".", 1)[-1] for k in present]
+    items = []
+    for k, v in present.items():
+        name = k.split(".", 1)[-1]
+        items.append(f"{name if short.count(name) == 1 else k}={_fmt(v)}")
+    return f"{algorithm}[{','.join(items)}]"
+
+
+def _fmt(value) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 #: trace columns logged as learning curves
 CURVE_METRICS = ("ari", "ami")
 
@@ -136,7 +165,11 @@ def log_sweep(
         exp_id = client.create_experiment(experiment_name, artifact_location=artifact_location)
     else:
         exp_id = exp.experiment_id
-    parent = client.create_run(exp_id, run_name=f"{experiment_name}-{params.get('scale', '')}", tags={"ccexp.kind": "sweep"})
+    # tags shared by the parent and its children: filter the MLflow table by paper / scale / code
+    common_tags = {f"ccexp.{k}": str(params[k]) for k in ("paper", "scale", "code_version") if params.get(k) is not None}
+    common_tags["ccexp.experiment"] = experiment_name
+    parent = client.create_run(exp_id, run_name=f"{experiment_name}[scale={params.get('scale', '')}]",
+                               tags={"ccexp.kind": "sweep", **common_tags})
     pid = parent.info.run_id
     client.log_batch(pid, params=[Param(k, str(v)[:500]) for k, v in params.items()])
     summary = summarise(records) if len(records) else pd.DataFrame()
@@ -148,14 +181,16 @@ def log_sweep(
         keys = ["algorithm"] + setting_columns(records)
         for values, g in records.groupby(keys, dropna=False):
             members[_key(values if isinstance(values, tuple) else (values,))] = g["case_id"].tolist()
+    # a child's name shows what varies between the children; params carry everything
+    varying = {c for c in summary.columns if c.startswith(("dataset.", "oracle.", "algorithm."))
+               and summary[c].astype(str).nunique() > 1}
     with _quiet_run_urls():
         for row in summary.to_dict("records"):
             setting = {k: v for k, v in row.items() if k.startswith(("dataset.", "oracle.", "algorithm."))}
-            label = ", ".join(f"{k.split('.', 1)[1]}={v}" for k, v in setting.items() if not k.startswith("algorithm."))
             child = client.create_run(
                 exp_id,
-                run_name=f"{row['algorithm']} | {label}",
-                tags={"mlflow.parentRunId": pid, "ccexp.kind": "setting", "algorithm": row["algorithm"]},
+                run_name=run_name(row["algorithm"], {k: v for k, v in setting.items() if k in varying}),
+                tags={"mlflow.parentRunId": pid, "ccexp.kind": "setting", "algorithm": row["algorithm"], **common_tags},
             )
             metrics = [
                 Metric(k, float(v), ts, 0)
