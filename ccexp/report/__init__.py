@@ -143,4 +143,29 @@ def make_report(
             log.warning("%s: %d of %d records are not in the %s grid and were left out", name, before - len(records), before, scale)
     out_dir.mkdir(parents=True, exist_ok=True)
     REPORTS[name](records.reset_index(drop=True), out_dir, scale, n_grid_instances=n_grid_instances)
+    if not (out_dir / "report.md").is_file():
+        _write_index(name, out_dir, scale, records)
     return out_dir
+
+
+def _write_index(name: str, out_dir: Path, scale: str, records: pd.DataFrame) -> Path:
+    """A plain ``report.md`` for a report function that writes none: what is in the folder.
+
+    Every experiment folder then has the same entry page (DVC tracks it as an
+    output; REPRODUCTION.md links to it).
+    """
+    status = records["status"].value_counts().to_dict() if "status" in records and len(records) else {}
+    versions = sorted(str(v) for v in records["code_version"].dropna().unique()) if "code_version" in records else []
+    lines = [f"# {name} ({PAPER_OF.get(name, '')}) — scale {scale}", "",
+             f"{len(records)} cases ({', '.join(f'{n} {s}' for s, n in sorted(status.items())) or 'none'}); "
+             f"code version(s): {', '.join(versions) or 'unknown'}.", ""]
+    figures = sorted((out_dir / "figures").glob("*.png")) if (out_dir / "figures").is_dir() else []
+    if figures:
+        lines += ["## Figures", ""] + [f"![{p.stem}](figures/{p.name})\n" for p in figures] + [""]
+    tables = sorted((out_dir / "tables").glob("*.md")) if (out_dir / "tables").is_dir() else []
+    if tables:
+        lines += ["## Tables", ""] + [f"- [tables/{p.name}](tables/{p.name})" for p in tables] + [""]
+    lines += ["## Comparison with the paper", "", "- [comparison.md](comparison.md) ([csv](comparison.csv))", ""]
+    path = out_dir / "report.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path

@@ -307,3 +307,20 @@ def check(results_dir: str | Path = "results", names: list[str] | None = None) -
     gated_df = pd.concat(gated, ignore_index=True) if gated else pd.DataFrame(columns=["experiment", "ref_id", "verdict"])
     failures = gated_df[gated_df["verdict"] != WITHIN] if len(gated_df) else gated_df
     return CheckResult(gated_df, failures.reset_index(drop=True), skipped)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m ccexp.report.reproduction [--results DIR]``: the page from the reports already written."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m ccexp.report.reproduction", description=main.__doc__)
+    parser.add_argument("--results", default="results", help="results folder (default: results)")
+    args = parser.parse_args(argv)
+    page = write_reproduction(args.results)
+    print(page)
+    print(Path(args.results) / "metrics.json")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
