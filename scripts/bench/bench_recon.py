@@ -13,6 +13,10 @@
    the recursion): no target, for the paper-scale budget.
 3. Every algorithm of ``recon_random`` on Letters-IJLT with 3,000
    constraints: no target, for comparison.
+4. The agglomeration alone (``constrained_linkage``) on the Letters-IJLT
+   and Transfusion cases with each TestCompatibility: peeling (the
+   default) and the level-by-level recursion (the reference, and the
+   implementation before peeling); same merges and calls, different work.
 
 Medians of ``--repeats`` timed calls after one untimed warm-up (numba
 compilation or cache load stays out).  Writes ``results/bench/bench_recon.json``.
@@ -61,6 +65,25 @@ def _row(name, dataset, m, algorithm, repeats, target=None):
     }
 
 
+def _kernel_row(dataset, m, compatibility_test, repeats):
+    from ccexp.algorithms.relative import constrained_linkage
+
+    _, prob = _case(dataset, m)
+    X, R = prob.X, prob.relative
+    res = measure(lambda: constrained_linkage(X, R, compatibility_test=compatibility_test), repeats=repeats)
+    c = res["values"][-1][2]
+    return {
+        "dataset": dataset,
+        "constraints": m,
+        "compatibility_test": compatibility_test,
+        "median_s": res["median"],
+        "min_s": res["min"],
+        "max_s": res["max"],
+        "target_s": None,
+        **{k: c[k] for k in ("compatibility_tests", "incompatible", "test_levels", "test_constraint_visits")},
+    }
+
+
 def _display(rows):
     return [
         {
@@ -85,6 +108,8 @@ def main(argv=None) -> int:
           _row("other data", "transfusion", 748, "recon", args.repeats)]
     t3 = [_row("all schemes", "letters_ijlt", 3000, a, max(1, args.repeats // 2))
           for a in ("recon", "recon_svm", "kmeans_svm", "hierarchical", "kmeans")]
+    t4 = [_kernel_row(d, m, how, args.repeats) for d, m in (("letters_ijlt", 3000), ("transfusion", 748))
+          for how in ("peel", "reference")]
     cols = ["dataset", "constraints", "algorithm", "median", "min–max", "target", "result", "compatibility_tests",
             "incompatible", "forbidden", "test_levels", "test_constraint_visits", "f_measure"]
     print("## 1. ReCon + Euclidean, Letters-IJLT, 3,000 random constraints\n")
@@ -93,7 +118,11 @@ def main(argv=None) -> int:
     print(markdown_table(_display(t2), cols))
     print("\n## 3. Every scheme of recon_random, Letters-IJLT, 3,000 constraints (no target)\n")
     print(markdown_table(_display(t3), ["algorithm", "median", "min–max", "f_measure"]))
-    path = write_results("bench_recon", {"target": t1, "other_data": t2, "all_schemes": t3},
+    print("\n## 4. The agglomeration alone: TestCompatibility by peeling vs the level-by-level recursion\n")
+    print(markdown_table(_display(t4), ["dataset", "constraints", "compatibility_test", "median", "min–max",
+                                        "compatibility_tests", "incompatible", "test_levels",
+                                        "test_constraint_visits"]))
+    path = write_results("bench_recon", {"target": t1, "other_data": t2, "all_schemes": t3, "kernel": t4},
                          extra={"repeats": args.repeats, "warmup": 1}, out_dir=args.out)
     failed = [r for r in t1 if r["pass"] is False]
     print(f"\n{len(failed)} target(s) missed; JSON: {path}")
