@@ -824,7 +824,10 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
     items, whose labels are rewritten (union by size: O(n log n) in all).
 
     Cost: O(n^2 d) time and O(n^2) memory for the distance matrix, O(n) per
-    rescan, plus per check O(|C|) and O(|C_e|) per TestCompatibility level.
+    rescan, plus per check O(|C|): O(|C_e|) per level of the reference
+    TestCompatibility; by peeling, O(n + |C|) once per merge for the
+    state's incidence and components, then per test the two clusters'
+    components and the searches (see :func:`test_compatibility_peel`).
     """
     n = X.shape[0]
     m = R.shape[0]
