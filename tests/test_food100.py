@@ -101,7 +101,10 @@ def test_exp2_reproduces_food_clustering_at_ci_scale(tmp_path):
     assert sum(sizes) == 100 and len(sizes) == row["n_clusters"]
     assert len(row["labels"].split()) == 100
     cmp = pd.read_csv(out / "comparison.csv")
-    assert len(cmp) == 4 and set(cmp["verdict"]) == {"within tolerance"}, cmp[["quantity", "ours", "verdict"]]
+    # every Food row of Section V-B within tolerance; the Nature rows wait for its (non-public) triplets
+    food = cmp["ref_id"].str.endswith("/food100")
+    assert food.sum() == 4 and set(cmp.loc[food, "verdict"]) == {"within tolerance"}, cmp[["quantity", "ours", "verdict"]]
+    assert set(cmp.loc[~food, "verdict"]) == {"not run"} and cmp.loc[~food, "ref_id"].str.endswith("/nature").all()
     assert (out / "figures" / "cluster_sizes.png").is_file()
     members = pd.read_csv(out / "tables" / "cluster_members.csv")
     assert members[members["algorithm"] == "Ls-AD-VC"]["size"].sum() == 100
