@@ -151,8 +151,7 @@ def log_sweep(
     results_dir: str | Path,
 ) -> str:
     """Log a finished sweep; returns the parent run id."""
-    import mlflow
-    from mlflow.entities import Metric, Param, RunTag
+    from mlflow.entities import Metric, Param
     from mlflow.tracking import MlflowClient
 
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
