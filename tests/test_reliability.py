@@ -25,17 +25,7 @@ from ccexp.runner.grid import expand
 from ccexp.runner.store import ResultStore
 from ccexp.runner.sweep import SweepInterrupted, run_sweep
 
-SMALL = {
-    "name": "small",
-    "paper": "ukkonen2017",
-    "scale": "test",
-    "algorithms": ["ls_ad_vc", "ls_eq"],
-    "trials": 2,
-    "sweep": {"dataset": {"k": [2, 4]}, "oracle": {"fraction": [0.05], "noise": [0.0, 0.2]}},
-    "single_trial": [{"oracle.noise": 0.0}],
-}
-DATASET = {"name": "synthetic_labels", "n": 40, "k": 4}
-ORACLE = {"name": "triplets", "fraction": 1.0, "noise": 0.0, "ambiguous": "rotate", "order": "shuffled"}
+from _sweeps import DATASET, ORACLE, SMALL
 # not results: timings, and the git commit (another commit may land in the tree between two runs)
 NOT_RESULTS = ("fit_seconds", "oracle_seconds", "code_version")
 
