@@ -77,8 +77,14 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
 
 @hydra.main(config_path="pkg://ccexp.conf", config_name="config", version_base="1.3")
 def _hydra_main(cfg: DictConfig) -> None:
+    from .data import MissingDataError
+
     overrides = list(HydraConfig.get().overrides.task)
-    run(cfg, overrides)
+    try:
+        run(cfg, overrides)
+    except MissingDataError as err:  # raised in a worker, re-raised here: one line, not a traceback
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ from ._validation import check_labels
 
 
 def _check_pair(y_true, y_pred):
+    """Both label vectors encoded as int codes (any hashable labels; never cast), non-empty, one length."""
     y_true = check_labels(y_true, "y_true")
     y_pred = check_labels(y_pred, "y_pred", n_items=y_true.shape[0])
     return y_true, y_pred
@@ -129,7 +130,7 @@ def pairwise_precision_recall_f(y_true, y_pred) -> tuple[float, float, float]:
 
     y_true, y_pred = _check_pair(y_true, y_pred)
     if y_true.shape[0] < 2:
-        return 1.0, 1.0, 1.0  # no pairs at all: both 0/0 conventions apply
+        return 1.0, 1.0, 1.0  # one item, no pairs at all: both 0/0 conventions apply
     table = contingency_matrix(y_true, y_pred, sparse=True)
     tp = _comb2(table.data)
     true_pairs = _comb2(np.ravel(table.sum(axis=1)))
@@ -157,10 +158,17 @@ def clustering_metrics(labels, y) -> dict:
 
     Parameters
     ----------
-    labels : array-like of int, shape (n_items,)
-        Predicted clusters.
-    y : array-like of int, shape (n_items,), or None
+    labels : array-like, shape (n_items,)
+        Predicted clusters: labels of any hashable type, compared only for
+        equality (``[0.1, 0.2]`` are two clusters).
+    y : array-like, shape (n_items,), or None
         Ground-truth classes; None for data without ground truth.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: empty, not 1-d, of another length, or holding a
+        missing label (NaN, None).
 
     Returns
     -------
@@ -192,8 +200,10 @@ def score(labels, y, problem=None) -> dict:
 
     Parameters
     ----------
-    labels : array-like of int, shape (n_items,)
-    y : array-like of int or None
+    labels : array-like, shape (n_items,)
+        Any hashable labels, compared only for equality; empty input is
+        refused (``ValueError`` naming ``labels``).
+    y : array-like or None
         Ground truth, see :func:`clustering_metrics`.
     problem : ccexp.Problem, optional
         When given, :func:`ccexp.objectives.problem_objective` adds the cost of
@@ -234,7 +244,5 @@ def classification_error(y_true, y_pred) -> float:
     from sklearn.metrics.cluster import contingency_matrix
 
     y_true, y_pred = _check_pair(y_true, y_pred)
-    if y_true.shape[0] == 0:
-        return 0.0
     table = contingency_matrix(y_true, y_pred)  # classes x clusters
     return float(1.0 - table.max(axis=0).sum() / y_true.shape[0])

@@ -18,6 +18,8 @@ from typing import Callable
 
 import numpy as np
 
+from ._validation import check_labels
+
 #: Problem field -> objective function ``f(labels, problem) -> dict``.
 OBJECTIVES: dict[str, Callable] = {}
 
@@ -48,9 +50,8 @@ def problem_objective(labels, problem) -> dict:
     """Objective values of ``labels`` under ``problem``'s supervision."""
     import ccexp.algorithms  # noqa: F401  (families register their objectives on import)
 
-    labels = np.ascontiguousarray(labels, dtype=np.int64)
-    if labels.shape[0] != problem.n_items:
-        raise ValueError(f"labels has {labels.shape[0]} entries, the problem has n_items={problem.n_items}")
+    # encoded, never cast: labels 0.1 and 0.2 are two clusters, not one
+    labels = check_labels(labels, "labels", n_items=problem.n_items)
     out: dict = {}
     for field, fn in OBJECTIVES.items():
         if getattr(problem, field, None) is not None:

@@ -69,14 +69,15 @@ class Problem:
         n = check_positive_int(self.n_items, "n_items")
         object.__setattr__(self, "n_items", n)
         if self.X is not None:
-            X = check_features(self.X, "X")
+            X = check_features(self.X, "X", copy=True)  # never the caller's array
+            X.setflags(write=False)
             if X.shape[0] != n:
                 raise ValueError(f"X has {X.shape[0]} rows, expected n_items={n}")
             object.__setattr__(self, "X", X)
         for name, width in (("triplets", 3), ("must_link", 2), ("cannot_link", 2), ("relative", 3)):
             value = getattr(self, name)
             if value is not None:
-                arr = as_index_array(value, name, n, width)
+                arr = as_index_array(value, name, n, width)  # a copy: the caller's array stays theirs
                 arr.setflags(write=False)
                 object.__setattr__(self, name, arr)
         if self.clusterings is not None:
@@ -87,7 +88,9 @@ class Problem:
                 raise ValueError(f"clusterings must be integer labels, got dtype {C.dtype}")
             if C.size and C.min() < -1:
                 raise ValueError(f"clusterings use -1 for a missing value; got label {C.min()}")
-            object.__setattr__(self, "clusterings", np.ascontiguousarray(C, dtype=np.int64))
+            C = np.array(C, dtype=np.int64, order="C", copy=True)
+            C.setflags(write=False)
+            object.__setattr__(self, "clusterings", C)
 
     @property
     def kind(self) -> str:

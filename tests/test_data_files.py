@@ -14,7 +14,10 @@ def test_missing_file_names_file_folder_and_url(tmp_path, monkeypatch):
     msg = str(err.value)
     assert "iris: data file 'iris/iris.data' not found under" in msg
     assert str(tmp_path.resolve()) in msg and "CCEXP_DATA_DIR" in msg
-    assert "Download it from https://archive.ics.uci.edu/iris.data" in msg
+    assert "`python -m ccexp.data fetch --datasets iris`" in msg
+    assert "download it from https://archive.ics.uci.edu/iris.data" in msg
+    assert "\n" not in msg  # one line: the command line prints it as is
+    assert isinstance(err.value, FileNotFoundError)
 
 
 def test_checksum_is_verified(tmp_path, monkeypatch):

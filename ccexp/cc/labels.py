@@ -37,7 +37,7 @@ def relabel_contiguous(labels) -> np.ndarray:
     >>> relabel_contiguous([7, 7, 3, 9, 3]).tolist()
     [0, 0, 1, 2, 1]
     """
-    arr = check_labels(labels, "labels")
+    arr = check_labels(labels, "labels", allow_empty=True)
     if arr.size == 0:
         return np.empty(0, dtype=np.int64)
     _, first, inverse = np.unique(arr, return_index=True, return_inverse=True)

@@ -67,7 +67,7 @@ def cc_local_search(graph, labels=None, max_passes: int = 1000) -> np.ndarray:
     if labels is None:
         lab = np.arange(n, dtype=np.int64)
     else:
-        lab = relabel_contiguous(check_labels(labels, "labels", n_items=n))
+        lab = relabel_contiguous(check_labels(labels, "labels", n_items=n, allow_empty=True))
     lab = np.array(lab, dtype=np.int64, copy=True)  # the kernel writes in place
     if n == 0:
         return lab

@@ -60,5 +60,5 @@ def cc_cost(labels, graph: SignedGraph) -> float:
     0.5
     """
     graph = _check_graph(graph)
-    lab = check_labels(labels, "labels", n_items=graph.n_items)
+    lab = check_labels(labels, "labels", n_items=graph.n_items, allow_empty=True)
     return float(cc_cost_kernel(graph.indptr, graph.indices, graph.weights, lab))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_positive_int
+from .._validation import check_positive_int, check_random_state
 from ._kernels import cc_cost_kernel, pivot_kernel
 from .labels import relabel_contiguous
 from .objective import _check_graph
@@ -54,7 +54,7 @@ def pivot(graph, random_state=None, n_runs: int = 1) -> np.ndarray:
     """
     graph = _check_graph(graph)
     n_runs = check_positive_int(n_runs, "n_runs")
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     best_labels = None
     best_cost = np.inf
     for _ in range(n_runs):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_positive_int
+from .._validation import check_positive_int, check_random_state
 from ..registry import DATASETS
 from .dataset import Dataset
 
@@ -41,7 +41,7 @@ def labels_from_sizes(sizes, shuffle: bool = True, random_state=None) -> np.ndar
     sizes = [check_positive_int(s, "sizes") for s in sizes]
     y = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
     if shuffle:
-        y = np.random.default_rng(random_state).permutation(y)
+        y = check_random_state(random_state).permutation(y)
     return y
 
 
@@ -78,7 +78,7 @@ def synthetic_blobs(n: int = 500, k: int = 10, d: int = 10, cluster_std: float =
     if k > n:
         raise ValueError(f"k must be at most n={n}, got k={k}")
     X, y = make_blobs(n_samples=n, centers=k, n_features=d, cluster_std=cluster_std,
-                      random_state=np.random.RandomState(np.random.default_rng(random_state).integers(0, 2**31 - 1)))
+                      random_state=np.random.RandomState(check_random_state(random_state).integers(0, 2**31 - 1)))
     return Dataset(name="synthetic_blobs", y=y.astype(np.int64), X=X.astype(np.float64),
                    params={"n": n, "k": k, "d": d, "kmeans_k": k})
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_random_state
+
 from ..registry import DATASETS
 from .dataset import Dataset
 
@@ -29,7 +31,7 @@ def agg_bridges(scale: float = 1.0, random_state=None) -> Dataset:
 
     ``scale`` multiplies every group size (rounded). ``y`` = group.
     """
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
 
     def count(c):
         return max(1, int(round(c * float(scale))))
@@ -86,7 +88,7 @@ def agg_blobs_noise(k: int = 5, n_per_cluster: int = 100, noise: float = 0.2, sd
 
     ``y``: the centre index, ``k`` for background points.
     """
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     k = int(k)
     if n_total is not None:
         n_per_cluster = int(round(int(n_total) / (1.0 + noise) / k))

@@ -2,8 +2,8 @@
 
 Files are read from ``$CCEXP_DATA_DIR`` (default: ``data/`` under the
 current directory) in their original formats, laid out as
-``<dataset>/<file>`` (the layout of ``../shared/datasets``).  Datasets are
-never committed to the project.
+``<dataset>/<file>`` (the layout ``python -m ccexp.data fetch`` writes).
+Datasets are never committed to the project.
 """
 
 from __future__ import annotations
@@ -15,8 +15,18 @@ from pathlib import Path
 _VERIFIED: dict[Path, str] = {}
 
 
-class DataFileMissing(FileNotFoundError):
-    """A data file is absent; the message says which, where it goes and where to get it."""
+class MissingDataError(FileNotFoundError):
+    """A data file is absent.
+
+    The message is one line: which file, the folder it was looked for in,
+    how to fix it (``CCEXP_DATA_DIR``, ``python -m ccexp.data fetch``) and
+    where the file can be downloaded.  The command line prints that line
+    and exits with status 2 instead of a traceback.
+    """
+
+
+#: The name of :class:`MissingDataError` before issue 12 (kept for existing code).
+DataFileMissing = MissingDataError
 
 
 def data_dir() -> Path:
@@ -41,15 +51,19 @@ def data_file(relpath: str, sha256: str | None = None, url: str | None = None, d
 
     Raises
     ------
-    DataFileMissing
-        Naming the file, the folder it is expected in and the download URL.
+    MissingDataError
+        In one line: the file, the folder it is expected in, ``CCEXP_DATA_DIR``,
+        ``python -m ccexp.data fetch`` and the download URL.
     """
     path = data_dir() / relpath
     if not path.is_file():
-        where = f" Download it from {url} and save it as {path}." if url else f" Save it as {path}."
-        raise DataFileMissing(
-            f"{dataset or 'dataset'}: data file {relpath!r} not found under {data_dir().resolve()} "
-            f"(set CCEXP_DATA_DIR to the folder that holds <dataset>/<file>).{where}"
+        name = dataset or relpath.split("/")[0]
+        fetch_cmd = "python -m ccexp.data fetch" + (f" --datasets {dataset}" if dataset else "")
+        source = f"; or download it from {url} and save it as {path}" if url else ""
+        raise MissingDataError(
+            f"{name}: data file {relpath!r} not found under {data_dir().resolve()}: "
+            f"set CCEXP_DATA_DIR to the folder that holds <dataset>/<file>, "
+            f"or run `{fetch_cmd}`{source}"
         )
     if sha256 is not None and _VERIFIED.get(path) != sha256:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_positive_int
+from .._validation import check_positive_int, check_random_state
 from ..registry import DATASETS
 from .dataset import Dataset
 
@@ -29,5 +29,5 @@ def synthetic_labels(n: int = 160, k: int = 4, shuffle: bool = True, random_stat
         raise ValueError(f"k must be at most n={n}, got k={k}")
     y = (np.arange(n, dtype=np.int64) * k) // n
     if shuffle:
-        y = np.random.default_rng(random_state).permutation(y)
+        y = check_random_state(random_state).permutation(y)
     return Dataset(name="synthetic_labels", y=y, params={"n": n, "k": k, "shuffle": bool(shuffle)})

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 import numpy as np
 
-from .._validation import check_positive_int, unknown_name_error
+from .._validation import check_positive_int, check_random_state, unknown_name_error
 from ..registry import DATASETS
 from .dataset import Dataset
 from .files import data_file
@@ -277,7 +277,7 @@ def load_uci(name: str, scale: str = "none", n: int | None = None, sample_seed: 
         n = check_positive_int(spec.sample if n is None else n, "n")
         if n > X.shape[0]:
             raise ValueError(f"n must be at most {X.shape[0]} for {name}, got {n}")
-        rows = np.sort(np.random.default_rng(sample_seed).choice(X.shape[0], size=n, replace=False))
+        rows = np.sort(check_random_state(sample_seed, "sample_seed").choice(X.shape[0], size=n, replace=False))
         X, labels = X[rows], labels[rows]
         params.update(n=n, sample_seed=int(sample_seed))
     elif n is not None:
@@ -289,8 +289,12 @@ def load_uci(name: str, scale: str = "none", n: int | None = None, sample_seed: 
 
 
 def _register(spec: UCISpec) -> None:
-    def loader(random_state=None, scale="none", **params):
-        return load_uci(spec.name, scale=scale, random_state=random_state, **params)
+    if spec.sample is not None:
+        def loader(random_state=None, scale="none", n=None, sample_seed=0):
+            return load_uci(spec.name, scale=scale, n=n, sample_seed=sample_seed, random_state=random_state)
+    else:  # named parameters only, so that a wrong keyword is refused with the valid ones listed
+        def loader(random_state=None, scale="none"):
+            return load_uci(spec.name, scale=scale, random_state=random_state)
 
     loader.__name__ = f"load_{spec.name}"
     loader.__doc__ = f"{spec.description}; see :func:`load_uci` for the parameters."

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._validation import check_positive_int, unknown_name_error
+from .._validation import check_positive_int, check_random_state, unknown_name_error
 from ..registry import DATASETS
 from .dataset import Dataset
 from .files import data_file
@@ -160,7 +160,7 @@ def _finish(name, X, labels, spec_sample, kmeans_k, n, sample_seed, scale) -> Da
         if n > X.shape[0]:
             raise ValueError(f"n must be at most {X.shape[0]} for {name}, got {n}")
         if n < X.shape[0]:
-            rows = np.sort(np.random.default_rng(sample_seed).choice(X.shape[0], size=n, replace=False))
+            rows = np.sort(check_random_state(sample_seed, "sample_seed").choice(X.shape[0], size=n, replace=False))
             X, labels = X[rows], labels[rows]
             params.update(n=n, sample_seed=int(sample_seed))
     class_names, y = np.unique(labels, return_inverse=True)

@@ -6,6 +6,7 @@ its oracles on import (``@ORACLES.register("name")``).
 """
 
 from .._plugins import import_submodules
+from .._validation import check_parameters, check_random_state
 from ..registry import ORACLES
 from .triplets import generate_triplets
 
@@ -15,6 +16,15 @@ import_submodules(__name__, __path__)
 def make_problem(oracle: str, dataset, random_state=None, **params):
     """Simulate the supervision ``oracle`` on ``dataset``.
 
+    Raises
+    ------
+    ValueError
+        For an unknown ``oracle`` (listing the registered ones) or a
+        ``random_state`` that :func:`ccexp._validation.check_random_state` refuses.
+    ccexp._validation.UnknownParameterError
+        (a ``TypeError`` and a ``ValueError``) for a keyword the oracle does
+        not take, listing those it does.
+
     Examples
     --------
     >>> from ccexp import load_dataset
@@ -23,7 +33,10 @@ def make_problem(oracle: str, dataset, random_state=None, **params):
     >>> prob.triplets.shape
     (570, 3)
     """
-    return ORACLES.get(oracle)(dataset, random_state=random_state, **params)
+    factory = ORACLES.get(oracle)
+    check_parameters(factory, params, f"oracle {oracle!r}", skip=("dataset",))
+    check_random_state(random_state)  # also for the oracles that draw nothing
+    return factory(dataset, random_state=random_state, **params)
 
 
 def list_oracles() -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_probability
+from .._validation import check_labels, check_probability, check_random_state
 from ..problem import Problem
 from ..registry import ORACLES
 
@@ -47,8 +47,8 @@ class PairwiseSimilarityOracle:
     """
 
     def __init__(self, y, gamma: float = 0.0, lam: float = 0.1, budget: int | None = None, random_state=None):
-        y = np.ascontiguousarray(y, dtype=np.int64)
-        if y.ndim != 1 or y.shape[0] < 2:
+        y = check_labels(y, "y", allow_empty=True)  # encoded, never cast: 0.1 and 0.2 stay two classes
+        if y.shape[0] < 2:
             raise ValueError(f"y must be a 1-d label array with at least 2 items, got shape {y.shape}")
         self._y = y
         self.gamma = check_probability(gamma, "gamma")
@@ -60,7 +60,7 @@ class PairwiseSimilarityOracle:
             raise ValueError(f"budget must be a non-negative integer or None, got {budget!r}")
         self.budget = None if budget is None else int(budget)
         # a fixed seed, so every session replays the same noise stream
-        self._seed = np.random.SeedSequence(np.random.default_rng(random_state).integers(0, 2**63 - 1))
+        self._seed = np.random.SeedSequence(check_random_state(random_state).integers(0, 2**63 - 1))
         self._rng = np.random.default_rng(self._seed)
         self.n_queries = 0
 

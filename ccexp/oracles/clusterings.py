@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_random_state
+
 from ..problem import Problem
 from ..registry import ORACLES
 
@@ -56,7 +58,7 @@ def clusterings_kmeans(dataset, k_min: int = 2, k_max: int = 10, n_init: int = 1
     k_min, k_max = int(k_min), int(k_max)
     if not 1 <= k_min <= k_max:
         raise ValueError(f"need 1 <= k_min <= k_max, got k_min={k_min}, k_max={k_max}")
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     C = np.array([_kmeans(dataset.X, k, rng, int(n_init)) for k in range(k_min, k_max + 1)])
     return Problem(n_items=C.shape[1], clusterings=C, meta={"missing_p": 0.5, "m": int(C.shape[0])})
 
@@ -68,7 +70,7 @@ def clusterings_linkage(dataset, k: int = 7, methods=LINKAGE_METHODS, n_init: in
 
     if dataset.X is None:
         raise ValueError(f"clusterings_linkage needs features; dataset {dataset.name!r} has none")
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     rows = []
     for method in methods:
         if method == "kmeans":

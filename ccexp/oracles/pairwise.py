@@ -18,7 +18,7 @@ import numbers
 
 import numpy as np
 
-from .._validation import check_probability
+from .._validation import check_labels, check_probability, check_random_state
 from ..problem import Problem
 from ..registry import ORACLES
 
@@ -59,11 +59,11 @@ def pairwise_constraints(y, n_constraints: int, invalid_fraction: float = 0.0, r
         Which drawn pairs were flipped, over the rows of
         ``np.concatenate([must_link, cannot_link])``.
     """
-    y = np.asarray(y, dtype=np.int64)
+    y = check_labels(y, "y")  # encoded, never cast: 0.1 and 0.2 stay two classes
     if isinstance(n_constraints, bool) or not isinstance(n_constraints, numbers.Integral) or n_constraints < 0:
         raise ValueError(f"n_constraints must be an integer >= 0, got {n_constraints!r}")
     invalid_fraction = check_probability(invalid_fraction, "invalid_fraction")
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     pairs = random_pairs(y.shape[0], int(n_constraints), rng)
     same = y[pairs[:, 0]] == y[pairs[:, 1]]
     flip = np.zeros(len(pairs), dtype=bool)

@@ -19,7 +19,7 @@ import numbers
 
 import numpy as np
 
-from .._validation import check_probability, unknown_name_error
+from .._validation import check_labels, check_probability, check_random_state, unknown_name_error
 from ..problem import Problem
 from ..registry import ORACLES
 
@@ -27,7 +27,7 @@ from ..registry import ORACLES
 def _labels(dataset, oracle: str) -> np.ndarray:
     if dataset.y is None:
         raise ValueError(f"the {oracle} oracle needs ground-truth labels; dataset {dataset.name!r} has none")
-    return np.ascontiguousarray(dataset.y, dtype=np.int64)
+    return check_labels(dataset.y, "y")
 
 
 def _count(n_constraints, fraction, total: int, of: str) -> int:
@@ -65,8 +65,8 @@ def random_relative_constraints(y, m: int, random_state=None) -> np.ndarray:
     int64 array (m, 3)
         Rows ``(a, b, c)`` in the order drawn.
     """
-    y = np.asarray(y, dtype=np.int64)
-    rng = np.random.default_rng(random_state)
+    y = check_labels(y, "y")  # encoded, never cast: 0.1 and 0.2 stay two classes
+    rng = check_random_state(random_state)
     classes, y_code, counts = np.unique(y, return_inverse=True, return_counts=True)
     if m == 0:
         return np.empty((0, 3), dtype=np.int64)
@@ -127,8 +127,8 @@ def informative_relative_constraints(y, representative: str = "random", random_s
     """
     if representative not in ("random", "first"):
         raise unknown_name_error("representative", representative, ("random", "first"))
-    y = np.asarray(y, dtype=np.int64)
-    rng = np.random.default_rng(random_state)
+    y = check_labels(y, "y")
+    rng = check_random_state(random_state)
     classes = np.unique(y)
     members = [np.flatnonzero(y == c) for c in classes]
     if representative == "random":
@@ -178,7 +178,7 @@ def relative_informative_oracle(
     random order.
     """
     y = _labels(dataset, "relative_informative")
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     full = informative_relative_constraints(y, representative, rng)
     m = _count(n_constraints, fraction, full.shape[0], "the complete informative set")
     if m > full.shape[0]:

@@ -12,7 +12,7 @@ from math import comb
 
 import numpy as np
 
-from .._validation import check_fraction, check_probability, unknown_name_error
+from .._validation import check_fraction, check_labels, check_probability, check_random_state, unknown_name_error
 from ..problem import Problem
 from ..registry import ORACLES
 from . import _triplet_kernels as K
@@ -75,8 +75,8 @@ def generate_triplets(
     lexicographic order against the sorted ranks of the kept ones; no Python
     list of tuples is built.
     """
-    y = np.ascontiguousarray(y, dtype=np.int64)
-    if y.ndim != 1 or y.shape[0] < 3:
+    y = check_labels(y, "y", allow_empty=True)  # encoded, never cast: 0.1 and 0.2 stay two classes
+    if y.shape[0] < 3:
         raise ValueError(f"y must be a 1-d label array with at least 3 items, got shape {y.shape}")
     fraction = check_fraction(fraction, "fraction")
     noise = check_probability(noise, "noise")
@@ -84,7 +84,7 @@ def generate_triplets(
         raise unknown_name_error("ambiguous rule", ambiguous, AMBIGUOUS_RULES)
     if order not in ("shuffled", "sorted"):
         raise unknown_name_error("order", order, ("shuffled", "sorted"))
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     n = y.shape[0]
     n_candidates = comb(n, 3)
     if fraction >= 1.0:

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validation import check_positive_int
+from ..._validation import check_positive_int, check_random_state
 from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
 
@@ -376,7 +376,7 @@ class COBRAS(ProblemEstimator):
         if n < 2:
             raise ValueError(f"need at least 2 items, got {n}")
         B, budget = self._budget_and_batch(n)
-        run = self._run(X, oracle, budget, B, np.random.default_rng(self.random_state), callback)
+        run = self._run(X, oracle, budget, B, check_random_state(self.random_state), callback)
         reason = run.run()
         if reason != "callback" and (not run.history or run.history[-1]["n_queries"] != run.n_queries):
             try:

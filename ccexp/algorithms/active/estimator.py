@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from ..._validation import check_positive_int, unknown_name_error
+from ..._validation import check_positive_int, check_random_state, unknown_name_error
 from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
 from . import _kernels as K
@@ -227,7 +227,7 @@ class ActiveCorrelationClustering(ProblemEstimator):
             raise ValueError(f"need at least 2 items, got {n}")
         n_edges = n * (n - 1) // 2
         B, budget = self._check_params(n_edges)
-        rng = np.random.default_rng(self.random_state)
+        rng = check_random_state(self.random_state)
         lam = float(self.lam)
         # sigma_0 and the query matrix Q (lines 1-2): total = sum of Q_uv, counts = |Q_uv| - 1
         S = initial_similarity(self._initial_labels(n, X, meta, rng), lam)

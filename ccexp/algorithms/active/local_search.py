@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validation import check_positive_int
+from ..._validation import check_positive_int, check_random_state
 from . import _kernels as K
 
 #: double precision machine epsilon, the paper's eta
@@ -113,5 +113,5 @@ def max_correlation_clustering(S, k=None, n_restarts: int = 3, eta: float = ETA,
     max_passes = check_positive_int(max_passes, "max_passes")
     if not eta >= 0:
         raise ValueError(f"eta must be >= 0, got {eta!r}")
-    labels, obj, _ = _local_search(S, k, n_restarts, float(eta), max_passes, np.random.default_rng(random_state))
+    labels, obj, _ = _local_search(S, k, n_restarts, float(eta), max_passes, check_random_state(random_state))
     return labels, obj

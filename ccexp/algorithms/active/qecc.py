@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from ..._validation import check_positive_int
+from ..._validation import check_positive_int, check_random_state
 from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
 
@@ -126,7 +126,7 @@ class QECC(ProblemEstimator):
         n_edges = n * (n - 1) // 2
         helper = ActiveCorrelationClustering(max_queries=self.max_queries, batch_size=self.batch_size)
         B, budget = helper._check_params(n_edges)
-        rng = np.random.default_rng(self.random_state)
+        rng = check_random_state(self.random_state)
         history = []
         labels = np.arange(n, dtype=np.int64)
         self.stop_reason_ = "budget"

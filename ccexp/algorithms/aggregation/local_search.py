@@ -7,6 +7,8 @@ import warnings
 
 import numpy as np
 
+from ..._validation import check_random_state
+
 from ...registry import ALGORITHMS
 from . import _kernels as K
 from .estimator import AggregationEstimator
@@ -103,7 +105,7 @@ class LocalSearch(AggregationEstimator):
             k = int(self.n_init_clusters)
             if k < 1:
                 raise ValueError(f"n_init_clusters must be >= 1, got {self.n_init_clusters!r}")
-            return np.random.default_rng(self.random_state).integers(0, k, size=n)
+            return check_random_state(self.random_state).integers(0, k, size=n)
         if self.init in ALGORITHMS and self.init != "local_search":
             est = ALGORITHMS.get(self.init)(**dict(self.init_params or {}))
             if not isinstance(est, AggregationEstimator):

@@ -6,6 +6,8 @@ import time
 
 import numpy as np
 
+from ..._validation import check_random_state
+
 from ...registry import ALGORITHMS
 from . import _kernels as K
 from .estimator import AggregationEstimator
@@ -79,7 +81,7 @@ class Sampling(AggregationEstimator):
             raise ValueError(f"sample_size must be >= 1, got {self.sample_size!r}")
         self._timing = {"sample": 0.0, "assign": 0.0, "singletons": 0.0}
         self.n_levels_ = 0
-        rng = np.random.default_rng(self.random_state)
+        rng = check_random_state(self.random_state)
         labels = self._level(enc, s, rng, np.arange(enc.n_items))
         self.timings_ = dict(self._timing)
         return labels

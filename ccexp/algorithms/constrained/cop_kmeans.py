@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from ..._validation import check_positive_int
+from ..._validation import check_positive_int, check_random_state
 from ...registry import ALGORITHMS
 from ._cop_kmeans_kernels import cop_assign_pass
 from .spectral import PairwiseEstimator, prepare_features
@@ -83,7 +83,7 @@ class COPKMeans(PairwiseEstimator):
             raise ValueError(f"n_clusters must be at most n_items={n}, got {k}")
         ml_ptr, ml_idx = adjacency(n, ml)
         cl_ptr, cl_idx = adjacency(n, cl)
-        rng = np.random.default_rng(self.random_state)
+        rng = check_random_state(self.random_state)
         labels = np.empty(n, dtype=np.int64)
         self.status_, self.failed_point_, self.n_iter_ = "infeasible", -1, 0
         for _ in range(n_init):

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from ..._validation import check_features, check_positive_int, unknown_name_error
+from ..._validation import check_features, check_positive_int, check_random_state, unknown_name_error
 from . import _forest_kernels as K
 
 CL_RULES = {"split": 0, "leaf": 1}
@@ -96,7 +96,7 @@ def forest_affinity(
     cl = np.ascontiguousarray(np.empty((0, 2)) if cannot_link is None else cannot_link, dtype=np.int64).reshape(-1, 2)
     rule = CL_RULES[cl_rule]
     lo, hi = X.min(axis=0), X.max(axis=0)
-    seeds = np.random.default_rng(random_state).integers(0, 2**31 - 1, size=(n_trees, 3))
+    seeds = check_random_state(random_state).integers(0, 2**31 - 1, size=(n_trees, 3))
     counts = np.zeros((n, n), dtype=np.int32)
     t_filter = t_grow = t_aff = 0.0
     n_leaves = n_cons = n_kept = 0

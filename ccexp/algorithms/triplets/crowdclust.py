@@ -13,7 +13,7 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ..._validation import check_positive_int
+from ..._validation import check_positive_int, check_random_state
 from ...registry import ALGORITHMS
 from .base import TripletEstimator
 from . import _crowdclust_kernels as K
@@ -112,7 +112,7 @@ def crowdclust_embedding(
     n1 = np.ascontiguousarray(n_same, dtype=np.float64)
     n0 = np.ascontiguousarray(n_diff, dtype=np.float64)
     indptr, nbr, e1, e0 = _item_csr(pi, pj, n1, n0, n)
-    X = np.random.default_rng(random_state).standard_normal((n, D))
+    X = check_random_state(random_state).standard_normal((n, D))
     W = np.eye(D)
     tau = 0.0
     history = [K.neg_log_posterior(X, W, tau, pi, pj, n1, n0, px, pw, pt)]
@@ -215,7 +215,7 @@ class CrowdClustDPMM(TripletEstimator):
         self.random_state = random_state
 
     def _fit(self, T, n_items):
-        rng = np.random.default_rng(self.random_state)
+        rng = check_random_state(self.random_state)
         emb_seed, dp_seed = rng.spawn(2)
         t0 = time.perf_counter()
         pi, pj, n1, n0 = triplet_pair_labels(T, n_items)

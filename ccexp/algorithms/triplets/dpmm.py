@@ -18,7 +18,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import BayesianGaussianMixture
 from threadpoolctl import threadpool_limits
 
-from ..._validation import check_positive_int
+from ..._validation import check_positive_int, check_random_state
 
 
 def dp_mixture_labels(
@@ -116,4 +116,4 @@ def _seed(random_state) -> int:
     """An int seed for scikit-learn from an int, a numpy Generator or None."""
     if random_state is None or isinstance(random_state, (int, np.integer)):
         return None if random_state is None else int(random_state) % (2**32)
-    return int(np.random.default_rng(random_state).integers(2**32))
+    return int(check_random_state(random_state).integers(2**32))

@@ -14,7 +14,7 @@ import numpy as np
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
-from ..._validation import as_index_array, check_positive_int
+from ..._validation import as_index_array, check_positive_int, check_random_state
 from ...registry import ALGORITHMS
 from .base import TripletEstimator
 from . import _tste_kernels as K
@@ -84,7 +84,7 @@ def tste_embedding(
     if not alpha > 0:
         raise ValueError(f"alpha must be > 0, got {alpha!r}")
     if init is None:
-        X0 = np.random.default_rng(random_state).standard_normal((n_items, n_components))
+        X0 = check_random_state(random_state).standard_normal((n_items, n_components))
     else:
         X0 = np.array(init, dtype=np.float64, copy=True)
         if X0.shape != (n_items, n_components) or not np.isfinite(X0).all():
@@ -198,7 +198,7 @@ class TSTEDPMM(TripletEstimator):
         if self.anchors not in ANCHORS:
             raise ValueError(f"anchors must be one of {ANCHORS}, got {self.anchors!r}")
         both = self.anchors == "both"
-        rng = np.random.default_rng(self.random_state)
+        rng = check_random_state(self.random_state)
         tste_seed, dp_seed = rng.spawn(2)
         t0 = time.perf_counter()
         X, info = tste_embedding(
