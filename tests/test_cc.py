@@ -220,8 +220,10 @@ def test_cc_cost_rejects_bad_labels():
     g = signed_graph_from_edges(3, [0], [1], [1.0])
     with pytest.raises(ValueError, match="labels has 2 entries, expected 3"):
         cc_cost([0, 1], g)
-    with pytest.raises(ValueError, match="labels must hold integer"):
-        cc_cost([0.5, 1, 2], g)
+    # float labels are encoded, never cast: 0.5, 0.7 are two clusters (int() would merge them)
+    assert cc_cost([0.5, 0.7, 2], g) == cc_cost([0, 1, 2], g) == 1.0
+    with pytest.raises(ValueError, match=r"labels holds a missing label \(nan\) at index 1"):
+        cc_cost([0, np.nan, 2], g)
     with pytest.raises(TypeError, match="graph must be a SignedGraph"):
         cc_cost([0, 1, 2], np.eye(3))
 

@@ -27,7 +27,7 @@ FAST = settings(max_examples=80, deadline=None)
 
 @st.composite
 def label_pairs(draw, max_n=30):
-    n = draw(st.integers(0, max_n))
+    n = draw(st.integers(1, max_n))  # empty input is refused (test_empty_input_is_refused)
     k_true = draw(st.integers(1, max(n, 1)))
     k_pred = draw(st.integers(1, max(n, 1)))
     y_true = draw(st.lists(st.integers(0, k_true - 1), min_size=n, max_size=n))
@@ -92,7 +92,6 @@ def test_pairwise_hand_checked():
         ([0, 1, 2], [2, 1, 0], (1.0, 1.0, 1.0)),
         # fewer than two items: no pairs at all
         ([5], [3], (1.0, 1.0, 1.0)),
-        ([], [], (1.0, 1.0, 1.0)),
         # predicted pairs and true pairs, none in common: P = R = 0 -> F = 0
         ([0, 0, 1, 1], [0, 1, 0, 1], (0.0, 0.0, 0.0)),
     ],
@@ -137,8 +136,16 @@ def test_metrics_invariant_under_relabelling(data, rnd):
 def test_pairwise_rejects_mismatched_lengths():
     with pytest.raises(ValueError, match="y_pred has 2 entries, expected 3"):
         pairwise_precision_recall_f([0, 0, 1], [0, 1])
-    with pytest.raises(ValueError, match="y_true must hold integer"):
-        adjusted_rand([0.5, 1.0], [0, 1])
+    # float labels are encoded, never cast: 0.5 and 0.7 are two classes (int() would merge them)
+    assert adjusted_rand([0.5, 0.7], [0, 1]) == 1.0
+    assert pairwise_precision_recall_f([0.5, 0.7, 0.7], [0, 0, 1]) == (0.0, 0.0, 0.0)
+
+
+def test_empty_input_is_refused():
+    with pytest.raises(ValueError, match="y_true is empty"):
+        pairwise_precision_recall_f([], [])
+    with pytest.raises(ValueError, match="labels is empty"):
+        n_clusters([])
 
 
 # ----------------------------------------------- n_clusters, dicts, score
@@ -146,7 +153,6 @@ def test_pairwise_rejects_mismatched_lengths():
 
 def test_n_clusters():
     assert n_clusters([3, 3, 7, -1]) == 3
-    assert n_clusters([]) == 0
     assert n_clusters(np.zeros(5, dtype=np.int64)) == 1
 
 

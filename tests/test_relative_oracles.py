@@ -39,7 +39,9 @@ def test_random_constraints_follow_the_labels(labels, m, seed):
 def test_random_oracle_counts_seed_and_meta():
     ds = _ds(np.repeat([0, 1, 2], 10))
     p = make_problem("relative_random", ds, fraction=0.5, random_state=3)
-    assert p.relative.shape == (15, 3) and p.meta["n_clusters"] == 3 and p.X is ds.X
+    assert p.relative.shape == (15, 3) and p.meta["n_clusters"] == 3
+    np.testing.assert_array_equal(p.X, ds.X)
+    assert not np.shares_memory(p.X, ds.X)  # the Problem holds its own copy
     q = make_problem("relative_random", ds, fraction=0.5, random_state=3)
     np.testing.assert_array_equal(p.relative, q.relative)
     assert make_problem("relative_random", ds, n_constraints=0).relative.shape == (0, 3)

@@ -1,7 +1,7 @@
 """Categorical UCI tables of Gionis et al. (2007, Section 5.2): Votes, Mushrooms, Census.
 
 Each loader parses the original UCI file (checked against the sha256 of
-``../shared/datasets/SOURCES.md``) into integer codes per attribute, ``-1``
+the original file) into integer codes per attribute, ``-1``
 for the missing marker ``'?'``, with the class label codes as ``y``.
 Codes number the values in order of first appearance.
 """
@@ -18,7 +18,7 @@ from .uci import UCIFile
 
 UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/"
 
-#: The original file of each loader (sha256 of ../shared/datasets/SOURCES.md, UCI URL).
+#: The original file of each loader (its sha256 and UCI URL).
 FILES = {
     "house_votes": UCIFile(
         "house_votes/house-votes-84.data",

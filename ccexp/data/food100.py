@@ -2,8 +2,8 @@
 
 Ukkonen (2017), Experiment 2, clusters these triplets with Ls-AD-VC.  The
 loader parses the raw HIT files of the food100 dataset (``raw-json/``, one
-file per experiment run; format in the dataset's README.md and in
-../shared/datasets/SOURCES.md): on each non-catch grid screen a worker saw
+file per experiment run; format in the dataset's README.md; ``python -m
+ccexp.data fetch --datasets food100`` extracts them): on each non-catch grid screen a worker saw
 a ``probe`` image and a grid of ``images`` and chose the ``near_answer``
 images as the most similar, so every (probe, near, far) with ``near`` chosen
 and ``far`` not chosen is a triplet "probe is closer to near than to far".
@@ -22,11 +22,11 @@ from .dataset import Dataset
 from .files import data_file
 
 URL = "http://vision.cornell.edu/se3/wp-content/uploads/2014/09/food100-dataset.zip"
-#: sha256 of that zip (cblearn's fetcher; ../shared/datasets/SOURCES.md).
+#: sha256 of that zip (the one cblearn's fetcher checks).
 ARCHIVE_SHA256 = "18f5e210174dfdbf6a7b4ed7538cf8ba53fd65e0cbe193519231b8ab4ea8fc62"
 
 #: sha256 of the 37 raw HIT files (food100-dataset.zip, ``raw-json/``), as
-#: stored in ../shared/datasets/food100/raw-json.
+#: extracted to ``$CCEXP_DATA_DIR/food100/raw-json``.
 RAW_FILES = {
     "grid12force1_rep1_food.json": "af4e659ac1b6d25d6caf4c7caee4ff6911f9c82a9dfd7212750b0085c0f7455c",
     "grid12force1_rep2_food.json": "5978c4dae76df21b126707e49d0cfc097c9e659d47c68d9f9fdc75fff5ea30fe",

@@ -8,7 +8,7 @@ what no loader knows, because no loader reads it:
 
 * zip members: forest type mapping, food100 and nature come inside a zip
   archive; the file is extracted from it (forest's CSVs with CRLF turned
-  into LF: ``../shared/datasets/SOURCES.md`` pins the LF bytes);
+  into LF: the pinned sha256 is of the LF bytes);
 * exports (DERIVED in SOURCES.md): cardiotocography and user knowledge are
   read from CSV exports of sheets of the original ``.xls`` workbooks, which
   a loader cannot read without ``xlrd`` (not a dependency).  The two

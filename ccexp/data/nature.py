@@ -21,7 +21,7 @@ from .dataset import Dataset
 from .files import data_file
 
 RELPATH = "nature/nature_triplets.txt"
-#: The archive holding the file (cblearn's source; ../shared/datasets/SOURCES.md) and its member.
+#: The archive holding the file (cblearn's source) and its member.
 ARCHIVE_URL = "http://anttiukkonen.com/nature_and_vogue_triplets.zip"
 ARCHIVE_MIRROR = "https://osf.io/download/6aa16bbfb7c3003e08af94fa/"
 ARCHIVE_SHA256 = "db4718bb742a2492dee87e94daead3070b2afa3a9174aa717be336940e47e3cc"

@@ -1,7 +1,7 @@
 """UCI datasets read from their original files, described by one table.
 
 Each dataset is a :class:`UCISpec` row of :data:`UCI_SPECS`: the files (with
-the sha256 of ``../shared/datasets/SOURCES.md`` and the UCI download URL),
+the sha256 of the original file and its UCI download URL),
 where the label sits, the header lines to skip and, for subsets, which
 classes to keep or how many rows to sample.  One generic parser reads every
 CSV-like UCI file; adding a dataset (glass, segmentation, parkinsons, ...) is

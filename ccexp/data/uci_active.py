@@ -6,8 +6,8 @@ feature-based baselines.  One table row per dataset, as in
 :func:`~ccexp.data.uci.scale_features` are reused): ecoli and yeast are
 whitespace-aligned text, forest type mapping a CSV pair, cardiotocography
 and user knowledge the CSV exports of their Excel sheets (reading the
-original ``.xls`` would need ``xlrd``, not a dependency here; the exports'
-checksums are in ``../shared/datasets/SOURCES.md``).  ``mushroom_onehot``
+original ``.xls`` would need ``xlrd``, not a dependency here; the exports
+are rebuilt and checked by ``python -m ccexp.data fetch``).  ``mushroom_onehot``
 one-hot encodes the 22 categorical attributes of :func:`ccexp.data.categorical.mushroom`.
 
 Where a set is larger than N = 1000 (cardiotocography, yeast, mushrooms)

@@ -1,6 +1,6 @@
 """Speed and memory of clustering aggregation (Gionis, Mannila and Tsaparas 2007).
 
-    CCEXP_DATA_DIR=../shared/datasets python scripts/bench/bench_aggregation.py [--repeats 3] [--sizes 50000,...]
+    CCEXP_DATA_DIR=/path/to/datasets python scripts/bench/bench_aggregation.py [--repeats 3] [--sizes 50000,...]
 
 Medians of ``--repeats`` timed calls after one untimed warm-up call:
 

@@ -11,7 +11,7 @@ Also times the other five methods on the same problem (no target).
 (``filter_root_constraints_scan``; same results) to measure the range-maximum
 path against it.
 
-    CCEXP_DATA_DIR=../shared/datasets python scripts/bench/bench_coprf.py [--repeats N] [--reference-filter]
+    CCEXP_DATA_DIR=/path/to/datasets python scripts/bench/bench_coprf.py [--repeats N] [--reference-filter]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Speed of ReCon (Liu, Zhang and Wang 2011) and of its baselines.
 
-    CCEXP_DATA_DIR=../shared/datasets python scripts/bench/bench_recon.py [--repeats 5] [--out DIR]
+    CCEXP_DATA_DIR=/path/to/datasets python scripts/bench/bench_recon.py [--repeats 5] [--out DIR]
 
 1. ReCon + Euclidean ``fit_problem`` on Letters-IJLT (3,059 points) with
    3,000 random relative constraints (``relative_random``, seed 0):
