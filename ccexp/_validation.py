@@ -210,7 +210,7 @@ def check_random_state(seed, name: str = "random_state") -> np.random.Generator:
 
     Examples
     --------
-    >>> check_random_state(0).integers(10) == np.random.default_rng(0).integers(10)
+    >>> int(check_random_state(0).integers(10)) == int(np.random.default_rng(0).integers(10))
     True
     >>> check_random_state("abc")
     Traceback (most recent call last):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validation import check_positive_int, check_random_state
+from ..._validation import check_labels, check_positive_int, check_random_state
 from . import _kernels as K
 
 #: double precision machine epsilon, the paper's eta
@@ -41,9 +41,7 @@ def max_correlation_objective(S, labels) -> float:
     1.0
     """
     S = check_similarity_matrix(S)
-    labels = np.ascontiguousarray(labels, dtype=np.int64)
-    if labels.shape != (S.shape[0],):
-        raise ValueError(f"labels must have shape ({S.shape[0]},), got {labels.shape}")
+    labels = check_labels(labels, "labels", n_items=S.shape[0])  # encoded, never cast
     return float(K.max_correlation(S, labels))
 
 

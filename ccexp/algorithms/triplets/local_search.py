@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..._validation import check_positive_int
+from ..._validation import check_labels, check_positive_int
 from ...registry import ALGORITHMS
 from .base import TripletEstimator
 from . import _kernels as K
@@ -51,7 +51,7 @@ def triplet_local_search(
     One pass costs O(|T| + n): each item looks only at its own triplets
     (see ``_kernels.local_search_pass``).
     """
-    labels = np.array(labels, dtype=np.int64, copy=True)
+    labels = check_labels(labels, "labels", n_items=n_items)  # a new array of codes < n_items: never cast
     buf = np.empty(2 * n_items + 1, dtype=np.int64)
     k_new = K.relabel_first_appearance(labels, buf)
     indptr, tri, slot = K.item_incidence(triplets, n_items)
