@@ -214,8 +214,7 @@ def check_random_state(seed, name: str = "random_state") -> np.random.Generator:
     True
     >>> check_random_state("abc")
     Traceback (most recent call last):
-    ...
-    ValueError: random_state='abc' cannot be used to seed a numpy.random.Generator ...
+    ValueError: random_state='abc' cannot be used to seed a numpy.random.Generator; give None, a non-negative int, a numpy RandomState, Generator or SeedSequence
     """
     if seed is np.random:
         seed = np.random.mtrand._rand
