@@ -3,9 +3,11 @@
 ``all`` reports every experiment of :data:`ccexp.report.REPORTS` that has
 records under ``DIR``, then writes ``DIR/REPRODUCTION.md`` and
 ``DIR/metrics.json`` (:mod:`ccexp.report.reproduction`).  ``--check`` then
-fails (exit 1) when a reference row flagged ``ci=yes`` is not within its
-tolerance: the CI gate, for records made at ``scale=ci``.  Prints the files
-written.
+fails (exit 1) when a reference row flagged ``ci=yes`` does not have the
+status its ``expect`` pin names, when a gated experiment has no records at
+``scale=ci``, or when no gated row was decided: the CI gate, for records
+made at ``scale=ci`` (:func:`ccexp.report.reproduction.check`).  Prints the
+files written and the gated rows' counts per status.
 """
 
 from __future__ import annotations
@@ -26,19 +28,11 @@ def _has_records(results: Path, name: str) -> bool:
 
 
 def _check(results: Path, names: list[str]) -> int:
-    from .common import markdown_table
-    from .reproduction import check
+    from .reproduction import check, check_summary
 
     result = check(results, names)
-    for name in result.skipped:
-        print(f"check: {name} skipped (its records are not at scale=ci)", file=sys.stderr)
-    n = len(result.gated)
-    if result.ok:
-        print(f"check: all {n} ci-gated reference rows within tolerance")
-        return 0
-    show = result.failures[["experiment", "ref_id", "paper", "ours", "tolerance", "verdict"]]
-    print(f"check: {len(show)} of {n} ci-gated reference rows failed:\n" + markdown_table(show, digits=4), file=sys.stderr)
-    return 1
+    print(check_summary(result), file=sys.stdout if result.ok else sys.stderr)
+    return 0 if result.ok else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", default="results", help="results folder (default: results)")
     parser.add_argument("--scale", default=None, help="grid to report on (default: from run.json, else paper)")
     parser.add_argument("--check", action="store_true",
-                        help="exit 1 when a ci-gated reference row is not within tolerance (records at scale=ci)")
+                        help="exit 1 when a ci-gated reference row misses its expected status, or nothing was checked (records at scale=ci)")
     args = parser.parse_args(argv)
     results = Path(args.results)
     if args.name == "all":

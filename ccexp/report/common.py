@@ -358,7 +358,7 @@ def half_unit(decimals) -> float:
     return 0.5 * 10.0 ** -int(decimals)
 
 
-def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: str = "") -> tuple[float, str]:
+def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: str = "", claim_tolerance=None) -> tuple[float, str]:
     """The tolerance and status of one compared number under :data:`TOLERANCE_RULE`.
 
     Parameters
@@ -379,6 +379,10 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
     rule : str
         ``""`` for the written rule; ``"at_most: <reason>"`` for a ceiling
         (ours ≤ paper + half a unit).
+    claim_tolerance : float, optional
+        A claim whose check measures a share or a ratio (not a 1/0) holds
+        when ``|ours - paper| <= claim_tolerance``, the threshold its check
+        text states (reference.csv's ``tolerance`` of a claim row).
 
     Returns
     -------
@@ -402,8 +406,9 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
     sem_v = 0.0 if is_missing(sem) else float(sem)
     if kind == "claim":
         if is_missing(ours):
-            return 0.0, NOT_RUN
-        return 0.0, REPRODUCED if math.isclose(float(ours), float(paper), abs_tol=1e-12) else DIFFERS
+            return (0.0 if is_missing(claim_tolerance) else float(claim_tolerance)), NOT_RUN
+        t = 0.0 if is_missing(claim_tolerance) else float(claim_tolerance)
+        return t, REPRODUCED if abs(float(ours) - float(paper)) <= t + 1e-12 else DIFFERS
     d = 0 if is_missing(decimals) else int(decimals)
     half = half_unit(d)
     raw = half + 2.0 * sem_v
@@ -520,7 +525,7 @@ def compare_row(
             status = WITHIN if abs(diff) <= tol + _EPS else DIFFERS
     else:
         tol, status = judge(ref["kind"], paper, ours, decimals=ref["decimals"], sem=sem, cap=ref["cap"],
-                            rule=ref.get("rule", ""))
+                            rule=ref.get("rule", ""), claim_tolerance=ref["tolerance"])
     verdict_ = {REPRODUCED: WITHIN, WITHIN: WITHIN, DIFFERS: OUTSIDE}.get(status, status)
     return {
         "ref_id": ref_id,
