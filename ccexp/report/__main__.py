@@ -27,6 +27,31 @@ def _has_records(results: Path, name: str) -> bool:
     return (d / "records.parquet").is_file() or any((d / "parts").glob("part-*.parquet"))
 
 
+def _ordered(names: list[str]) -> list[str]:
+    """``names`` with every report after those it reads (a paper module's ``REPORT_AFTER``)."""
+    import importlib
+
+    from . import PAPER_OF
+
+    after: dict[str, list[str]] = {}
+    for n in names:
+        mod = importlib.import_module(f"{__package__}.{PAPER_OF[n]}")
+        after.update(getattr(mod, "REPORT_AFTER", {}))
+    out: list[str] = []
+
+    def visit(n: str) -> None:
+        if n in out:
+            return
+        for d in after.get(n, []):
+            if d in names:
+                visit(d)
+        out.append(n)
+
+    for n in names:
+        visit(n)
+    return out
+
+
 def _check(results: Path, names: list[str]) -> int:
     from .reproduction import check, check_summary
 
@@ -46,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     results = Path(args.results)
     if args.name == "all":
-        names = [n for n in sorted(REPORTS) if _has_records(results, n)]
+        names = _ordered([n for n in sorted(REPORTS) if _has_records(results, n)])
         if not names and not args.check:
             print(f"no records under {results} for any of: {', '.join(sorted(REPORTS))}", file=sys.stderr)
             return 1
