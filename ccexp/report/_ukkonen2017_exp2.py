@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .common import STATUSES, compare_row, fmt_number, load_reference, markdown_table, ok_records, sem_of, write_table
+from .common import STATUSES, with_error_bars, compare_row, fmt_number, load_reference, markdown_table, ok_records, sem_of, write_table
 
 PAPER = "ukkonen2017"
 EXPERIMENT = "exp2_real_triplets"
@@ -223,7 +223,7 @@ def report_exp2(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
         lines += [f"Ours (Ls-AD-VC, {r['dataset']}): {int(r['n_clusters'])} clusters of sizes {r['cluster_sizes']}, "
                   f"objective s(f, T) = {fmt_number(r.get('objective'))}, fit {float(r['fit_seconds']):.3f} s.", ""]
     lines += ["## Per algorithm", "", markdown_table(summary, digits=3), "", "## Reference rows", "",
-              markdown_table(cmp.assign(algorithm=cmp["algorithm"].map(lambda a: display(a) if a else "")), digits=3)]
+              markdown_table(with_error_bars(cmp.assign(algorithm=cmp["algorithm"].map(lambda a: display(a) if a else ""))), digits=3)]
     (out_dir / "comparison.md").write_text("\n".join(lines), encoding="utf-8")
     index = [
         f"# {EXPERIMENT} ({PAPER}, Section V-B) — scale {scale}",

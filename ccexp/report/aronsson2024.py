@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .common import compare_row, load_reference, markdown_table, ok_records, write_table
+from .common import compare_row, with_error_bars, load_reference, markdown_table, ok_records, write_table
 
 PAPER = "aronsson2024"
 ORDER = ["acc_maxexp", "acc_maxmin", "acc_uncertainty", "acc_frequency", "acc_uniform", "qecc", "cobras", "ncobras"]
@@ -124,9 +124,9 @@ def _write_comparison(rows: list[dict], out_dir: Path, title: str, extra: str = 
     df = pd.DataFrame(rows)
     if len(df):
         df.to_csv(out_dir / "comparison.csv", index=False)
-        cols = [c for c in ["quantity", "dataset", "gamma", "algorithm", "versus", "paper", "ours", "tolerance",
-                            "verdict", "note"] if c in df]
-        body = markdown_table(df[cols], digits=3)
+        cols = [c for c in ["quantity", "dataset", "gamma", "algorithm", "versus", "paper", "ours", "ours_sem",
+                            "n_trials", "tolerance", "status", "note"] if c in df]
+        body = markdown_table(with_error_bars(df[cols]), digits=3)
     else:
         body = "(no rows)\n"
     text = (f"# {title}: comparison with the paper\n\nReference: experiments/{PAPER}/reference.csv "

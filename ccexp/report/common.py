@@ -547,6 +547,19 @@ def compare_row(
     }
 
 
+def with_error_bars(cmp: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """A comparison table for markdown: ``ours`` shown as mean ± 2 SE (column renamed to say so).
+
+    The csv keeps ``ours``, ``ours_sem`` and ``n_trials`` apart; the markdown shows them together.
+    """
+    if "ours" not in cmp or not len(cmp):
+        return cmp
+    sem = cmp["ours_sem"] if "ours_sem" in cmp else pd.Series(math.nan, index=cmp.index)
+    out = cmp.assign(ours=[plus_minus(m, se, digits) for m, se in zip(cmp["ours"], sem)])
+    out = out.drop(columns=[c for c in ("ours_sem",) if c in out])
+    return out.rename(columns={"ours": "ours (mean ± 2 SE)"})
+
+
 def plus_minus(mean, sem, digits: int = 3) -> str:
     """``mean ± 2 SE`` for a table cell (just the mean when the SEM is missing or 0)."""
     if is_missing(mean):

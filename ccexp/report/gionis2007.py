@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .common import compare_row, is_missing, load_reference, markdown_table, ok_records, sem_of, write_table
+from .common import compare_row, with_error_bars, is_missing, load_reference, markdown_table, ok_records, sem_of, write_table
 
 PAPER = "gionis2007"
 ORDER = ["best_clustering", "agglomerative", "furthest", "balls", "local_search", "sampling"]
@@ -52,9 +52,9 @@ def _write_comparison(rows: list[dict], out_dir: Path, title: str) -> None:
     df = pd.DataFrame(rows)
     if len(df):
         df.to_csv(out_dir / "comparison.csv", index=False)
-        cols = [c for c in ["dataset", "quantity", "algorithm", "paper", "ours", "difference", "tolerance", "verdict", "note"]
+        cols = [c for c in ["dataset", "quantity", "algorithm", "paper", "ours", "ours_sem", "n_trials", "difference", "tolerance", "status", "note"]
                 if c in df]
-        body = markdown_table(df[cols], digits=3)
+        body = markdown_table(with_error_bars(df[cols]), digits=3)
     else:
         body = "(no rows)\n"
     text = f"# {title}: comparison with the paper\n\nReference: experiments/{PAPER}/reference.csv.\n\n" + body

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .common import code_versions, compare_row, fmt_number, load_reference, markdown_table, ok_records, write_table
+from .common import code_versions, compare_row, with_error_bars, fmt_number, load_reference, markdown_table, ok_records, write_table
 
 PAPER = "liu2011"
 X_COL = "problem.n_constraints"
@@ -313,7 +313,7 @@ def comparison_rows(experiment: str, stats: pd.DataFrame, ok: pd.DataFrame) -> p
 
 def _write_comparison(out_dir: Path, experiment: str, title: str, records, ok, not_ok, cmp, scale, extra=""):
     counts = cmp["verdict"].value_counts().to_dict() if len(cmp) else {}
-    shown = cmp[["quantity", "dataset", "algorithm", "versus", "paper", "ours", "tolerance", "verdict", "note"]] if len(
+    shown = cmp[["quantity", "dataset", "algorithm", "versus", "paper", "ours", "ours_sem", "n_trials", "tolerance", "status", "note"]] if len(
         cmp) else cmp
     text = [
         f"# {experiment}: comparison with {PAPER} ({title})",
@@ -330,7 +330,7 @@ def _write_comparison(out_dir: Path, experiment: str, title: str, records, ok, n
         "mean pairwise F-measure over the settings with at least one constraint. Rows about datasets or "
         "algorithms absent from these records are 'not run'.",
         "",
-        markdown_table(shown, digits=3) if len(shown) else "(no reference rows)\n",
+        markdown_table(with_error_bars(shown), digits=3) if len(shown) else "(no reference rows)\n",
         extra,
     ]
     (out_dir / "comparison.md").write_text("\n".join(text), encoding="utf-8")

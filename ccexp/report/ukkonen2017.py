@@ -20,6 +20,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from .common import (
+    STATUSES,
+    with_error_bars,
     MISSING,
     NOT_RUN,
     OUTSIDE,
@@ -715,8 +717,8 @@ def comparison_rows(ref: pd.DataFrame, ctx: Context, wins: pd.DataFrame, n_insta
 def _verdict_counts(rows: pd.DataFrame) -> str:
     if not len(rows):
         return "no rows"
-    c = rows["verdict"].value_counts()
-    return ", ".join(f"{int(c.get(v, 0))} {v}" for v in (WITHIN, OUTSIDE, NOT_RUN))
+    c = rows["status"].value_counts()
+    return ", ".join(f"{int(c.get(v, 0))} {v}" for v in STATUSES)
 
 
 def _summary_table1(cmp: pd.DataFrame) -> str:
@@ -887,7 +889,7 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
     ]
     show = cmp.assign(algorithm=cmp["algorithm"].map(lambda a: display(a) if a else ""),
                       versus=cmp["versus"].map(lambda a: display(a) if a else ""))
-    (out_dir / "comparison.md").write_text("\n".join(header) + markdown_table(show, digits=3), encoding="utf-8")
+    (out_dir / "comparison.md").write_text("\n".join(header) + markdown_table(with_error_bars(show), digits=3), encoding="utf-8")
 
     # The index.
     index = [
