@@ -161,13 +161,18 @@ def collect(name: str, results_dir: Path) -> ExperimentRows:
     rows = []
     for r in ref.to_dict("records"):
         c = first.loc[r["ref_id"]] if r["ref_id"] in first.index else None
-        # the report's own paper value (e.g. a count compared as a percentage) goes with its ours
-        paper_value = r["value"] if c is None else c["paper"]
+        # the report's own paper value goes with its ours only for a transformed row (its quantity renamed,
+        # e.g. a count compared as a percentage); otherwise the reference's value, so a report written
+        # before the reference row changed is judged against the paper's number as it stands now
+        transformed = c is not None and str(c["quantity"]) != r["quantity"]
+        paper_value = c["paper"] if transformed else r["value"]
+        stale = (c is not None and not transformed and not is_missing(c["paper"])
+                 and not math.isclose(float(c["paper"]), float(r["value"])))
         ours = math.nan if c is None or (str(c.get("verdict")) == NOT_RUN) else c["ours"]
         sem = c.get("ours_sem") if c is not None and has_sem else math.nan
         n_trials = c.get("n_trials") if c is not None and "n_trials" in cmp else math.nan
         note = "" if c is None or is_missing(c.get("note")) else str(c["note"])
-        if r["kind"] != "claim" and not is_missing(paper_value) and not math.isclose(float(paper_value), float(r["value"])):
+        if transformed and r["kind"] != "claim" and not math.isclose(float(paper_value), float(r["value"])):
             # a transformed value (a count as a percentage): the half unit scales with it, no competitor cap
             scale_f = float(paper_value) / float(r["value"]) if float(r["value"]) else 1.0
             h = abs(half_unit(r["decimals"]) * scale_f)
@@ -181,6 +186,9 @@ def collect(name: str, results_dir: Path) -> ExperimentRows:
         else:
             tolerance, st = judge(r["kind"], paper_value, ours, decimals=r["decimals"], sem=sem, cap=r["cap"],
                                   rule=r.get("rule", ""), claim_tolerance=r["tolerance"])
+        if stale:
+            note = (note + "; " if note else "") + (f"report written against the paper value {fmt_number(c['paper'], 4)}, "
+                                                    "since corrected in reference.csv: regenerate it")
         if c is not None and not has_sem and r["kind"] != "claim" and not is_missing(ours):
             note = (note + "; " if note else "") + "SEM unknown (comparison.csv predates ours_sem): judged with SEM 0"
         rows.append({
