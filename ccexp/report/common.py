@@ -34,7 +34,8 @@ STATUSES = (REPRODUCED, WITHIN_TOLERANCE, INDISTINGUISHABLE, DIFFERS, NOT_RUN)
 TOLERANCE_RULE = (
     "A number is compared with the paper's at the precision the paper printed it. "
     "**Tolerance** = half a unit of the paper's last printed digit + 2 × the standard error of our mean "
-    "over trials (a 95% interval for our sampling error), but never wider than the distance from the "
+    "over trials (a 95% interval for our sampling error; a single trial or a deterministic run counts as SE 0, "
+    "so the rule never widens on a guess), but never wider than the distance from the "
     "paper's value to the nearest *different* value another method has in the same cell group "
     "(same table, quantity, dataset and setting; a method the paper prints with the same value cannot "
     "be told apart by the paper either, so it does not narrow the tolerance to zero). "
