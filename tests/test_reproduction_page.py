@@ -8,17 +8,28 @@ import pytest
 
 from ccexp.report import PAPER_OF, REPORTS
 from ccexp.report.__main__ import main as report_main
-from ccexp.report.common import compare_row, load_reference
-from ccexp.report.reproduction import DIFFERS, NOT_RUN, PAPERS, REPRODUCED, WITHIN_TOLERANCE, check, status, write_reproduction
+from ccexp.report.common import TOLERANCE_RULE, compare_row, experiments_dir, judge, load_reference
+from ccexp.report.reproduction import (
+    DIFFERS,
+    INDISTINGUISHABLE,
+    NOT_RUN,
+    PAPERS,
+    PINS,
+    REPRODUCED,
+    WITHIN_TOLERANCE,
+    check,
+    status,
+    write_reproduction,
+)
 from ccexp.__main__ import list_experiments
 
-REQUIRED = ("experiment", "quantity", "value", "tolerance", "kind", "source", "check", "ci")
+REQUIRED = ("experiment", "quantity", "value", "decimals", "tolerance", "kind", "source", "check", "rule", "expect", "ci")
 
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_reference_csv_is_complete_and_ids_unique(paper):
     ref = load_reference(paper)
-    raw = pd.read_csv(f"experiments/{paper}/reference.csv", nrows=0)
+    raw = pd.read_csv(f"experiments/{paper}/reference.csv", dtype=str, keep_default_na=False)
     assert set(REQUIRED) <= set(raw.columns)
     assert ref["ref_id"].is_unique, ref.loc[ref["ref_id"].duplicated(), "ref_id"].tolist()
     assert set(ref["kind"]) <= {"exact", "approx", "claim", "derived"}
@@ -30,6 +41,14 @@ def test_reference_csv_is_complete_and_ids_unique(paper):
     # every experiment named is one of the paper's reports
     assert set(ref["experiment"]) <= {n for n, p in PAPER_OF.items() if p == paper}
     assert ref["value"].notna().all() and ref["tolerance"].notna().all()
+    # a number's tolerance is never typed per row: the rule computes it from the printed precision
+    numbers = raw["kind"] != "claim"
+    assert (raw.loc[numbers, "tolerance"] == "").all(), raw.loc[numbers & (raw["tolerance"] != ""), "quantity"].tolist()
+    assert (raw.loc[numbers, "decimals"] != "").all()
+    # pins only on gated rows, and only the names the check knows
+    assert set(ref["expect"]) <= {"", *PINS}
+    assert (ref.loc[ref["expect"] != "", "ci"] == "yes").all()
+    assert all(r == "" or r.split(":")[0] == "at_most" and len(r) > 20 for r in ref["rule"])
 
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))
@@ -47,35 +66,104 @@ def test_every_experiment_has_a_report_and_a_paper():
 
 
 @pytest.mark.parametrize(
-    "kind, paper, ours, verdict, expected",
+    "kind, paper, ours, kw, expected",
     [
-        ("approx", 3.47, 3.4749, "within tolerance", REPRODUCED),  # equal at the paper's two decimals
-        ("approx", 3.47, 3.476, "within tolerance", WITHIN_TOLERANCE),
-        ("approx", 54.0, 54.4, "within tolerance", REPRODUCED),
-        ("approx", 54.0, 68.0, "outside tolerance", DIFFERS),
-        ("exact", 34184.0, 34184.15625, "within tolerance", REPRODUCED),
-        ("claim", 1.0, 1.0, "within tolerance", REPRODUCED),
-        ("claim", 1.0, 0.75, "within tolerance", WITHIN_TOLERANCE),  # a share with a tolerance
-        ("claim", 1.0, 0.0, "outside tolerance", DIFFERS),
-        ("approx", 2.0, math.nan, "not run", NOT_RUN),
+        ("approx", 3.47, 3.4749, {"decimals": 2}, REPRODUCED),  # equal at the paper's two decimals
+        ("approx", 3.47, 3.476, {"decimals": 2}, DIFFERS),  # 0.006 > half a unit, no sampling error
+        ("approx", 3.47, 3.476, {"decimals": 2, "sem": 0.001}, WITHIN_TOLERANCE),  # 0.006 <= 0.005 + 0.002
+        ("approx", 8.0, 7.8, {"decimals": 1}, DIFFERS),  # Table I prints one decimal: "8" is 8.0, not 7.8
+        ("approx", 8.0, 7.96, {"decimals": 1}, REPRODUCED),
+        ("approx", 8.0, 7.8, {"decimals": 1, "sem": 0.2, "cap": 0.3}, INDISTINGUISHABLE),  # 2 SE = 0.4 >= 0.3
+        ("approx", 8.0, 7.0, {"decimals": 1, "sem": 0.2, "cap": 0.3}, DIFFERS),  # beyond even 0.05 + 0.4
+        ("approx", 8.0, 7.8, {"decimals": 1, "sem": 0.05, "cap": 0.15}, DIFFERS),  # 0.2 > cap 0.15 (2 SE = 0.1 < cap)
+        ("exact", 34184.0, 34184.15625, {"decimals": 0}, REPRODUCED),
+        ("approx", 13537000.0, 13537400.0, {"decimals": -3}, REPRODUCED),  # "13.537 M"
+        ("claim", 1.0, 1.0, {}, REPRODUCED),
+        ("claim", 1.0, 0.75, {}, DIFFERS),
+        ("claim", 1.0, 0.0, {}, DIFFERS),
+        ("approx", 2.0, math.nan, {"decimals": 1}, NOT_RUN),
     ],
 )
-def test_status(kind, paper, ours, verdict, expected):
-    assert status(kind, paper, ours, verdict) == expected
+def test_status(kind, paper, ours, kw, expected):
+    assert status(kind, paper, ours, **kw) == expected
 
 
-EXP = "exp2_real_triplets"  # seven reference rows (Food and Nature), three flagged for CI
+def test_judge_by_hand():
+    # tolerance = 0.05 + 2 x 0.1, under the cap 1.0
+    assert judge("approx", 8, 7.8, decimals=1, sem=0.1, cap=1.0) == (pytest.approx(0.25), WITHIN_TOLERANCE)
+    # the cap wins when narrower than the rule
+    assert judge("approx", 2.15, 2.0, decimals=2, sem=0.05, cap=0.12)[0] == pytest.approx(0.105)
+    assert judge("approx", 2.15, 2.02, decimals=2, sem=0.07, cap=0.12) == (pytest.approx(0.12), INDISTINGUISHABLE)
+    # ... unless ours is beyond even half a unit + 2 SE = 0.145
+    assert judge("approx", 2.15, 2.0, decimals=2, sem=0.07, cap=0.12)[1] == DIFFERS
+    # a claim that measures a share holds within its stated threshold
+    assert judge("claim", 1.0, 0.8, claim_tolerance=0.25)[1] == REPRODUCED
+    assert judge("claim", 1.0, 0.7, claim_tolerance=0.25)[1] == DIFFERS
+    # a ceiling
+    assert judge("approx", 180, 4.4, decimals=0, rule="at_most: a ceiling")[1] == REPRODUCED
+    assert judge("approx", 180, 181, decimals=0, rule="at_most: a ceiling")[1] == DIFFERS
+    with pytest.raises(ValueError, match="rule"):
+        judge("approx", 1, 1, rule="between: 1 and 2")
 
 
-def _fake_report(results, name, scale, shift=None):
-    """A comparison.csv with ours = the paper's value, except ``shift = {ref_id: delta}``."""
+def test_competitor_caps_by_hand(tmp_path, monkeypatch):
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "reference.csv").write_text(
+        "experiment,quantity,algorithm,dataset,k,value,decimals,tolerance,kind,source,check,rule,expect,ci\n"
+        "e,q,a1,d1,,2.0,1,,approx,Table 1,,,,\n"
+        "e,q,a2,d1,,2.3,1,,approx,Table 1 (alpha = 1),,,,\n"  # same table, another method: 0.3 away
+        "e,q,a3,d1,,2.0,1,,approx,Table 1,,,,\n"  # a tie: not a competitor
+        "e,q,a2,d2,,9.0,1,,approx,Table 1,,,,\n"  # another dataset: another cell group
+        "e,c,a1,d1,,1,,0,claim,Table 1,x is larger than y,,,\n"
+    )
+    monkeypatch.setenv("CCEXP_EXPERIMENTS_DIR", str(tmp_path))
+    ref = load_reference("p")
+    assert ref["cap"].iloc[0] == pytest.approx(0.3)
+    assert ref["cap"].iloc[1] == pytest.approx(0.3)
+    assert ref["cap"].iloc[2] == pytest.approx(0.3)
+    assert math.isnan(ref["cap"].iloc[3]) and math.isnan(ref["cap"].iloc[4])
+    assert ref["tolerance"].tolist()[:2] == [pytest.approx(0.05)] * 2 and ref["tolerance"].iloc[4] == 0
+
+
+def test_check_texts_are_the_codes():
+    """Each claim's check text in reference.csv is the text the code that decides it builds."""
+    from ccexp.report import aronsson2024, liu2011, zhu2013
+
+    for paper, checks in (("zhu2013", zhu2013.CHECKS), ("liu2011", liu2011.CHECKS),
+                          ("aronsson2024", {"auc_order": aronsson2024.AUC_ORDER_CHECK})):
+        ref = load_reference(paper)
+        rows = ref[ref["quantity"].isin(checks)]
+        assert len(rows)
+        for r in rows.itertuples():
+            assert r.check == checks[r.quantity], (paper, r.ref_id)
+
+
+def test_rule_is_stated_on_the_page_and_in_every_readme(tmp_path):
+    page = write_reproduction(tmp_path).read_text()
+    assert "## Tolerance rule" in page and TOLERANCE_RULE in page
+    for paper in PAPERS:
+        readme = (experiments_dir() / paper / "README.md").read_text()
+        assert "## Tolerance rule" in readme and TOLERANCE_RULE in readme, paper
+
+
+EXP = "exp2_real_triplets"  # ten reference rows (Food unique, Food all, Nature), six flagged for CI
+
+
+def _fake_report(results, name, scale, shift=None, run_json=True):
+    """A comparison.csv with ours = the paper's value, except ``shift = {ref_id: delta}``.
+
+    A row pinned ``differs`` gets ours far from the paper's (so the fake run meets its pins).
+    """
     out = results / name
     out.mkdir(parents=True)
-    (out / "run.json").write_text(json.dumps({"scale": scale, "code_version": "abc123"}))
+    if run_json:
+        (out / "run.json").write_text(json.dumps({"scale": scale, "code_version": "abc123"}))
     rows = []
     for r in load_reference(PAPER_OF[name], name).itertuples():
-        ours = r.value + (shift or {}).get(r.ref_id, 0.0)
-        rows.append(compare_row(r.quantity, r.value, ours, r.tolerance, algorithm=r.algorithm, note="n", ref_id=r.ref_id))
+        far = 10.0 * (1 + abs(r.value)) if r.expect == "differs" else 0.0
+        ours = r.value + far + (shift or {}).get(r.ref_id, 0.0)
+        rows.append(compare_row(r.quantity, r.value, ours, r.tolerance, algorithm=r.algorithm, note="n", ref_id=r.ref_id,
+                                sem=0.0, n_trials=1))
     pd.DataFrame(rows).to_csv(out / "comparison.csv", index=False)
     (out / "figures").mkdir()
     (out / "figures" / "a.png").write_bytes(b"\x89PNG")
@@ -88,40 +176,68 @@ def test_page_lists_every_reference_row_with_status_and_links(tmp_path):
     page = write_reproduction(tmp_path)
     text = page.read_text()
     metrics = json.loads((tmp_path / "metrics.json").read_text())
-    assert metrics["ukkonen2017"][EXP] == {"scale": "paper", "reproduced": len(ref) - 1, "within_tolerance": 0, "differs": 1,
-                                           "not_run": 0}
+    assert metrics["ukkonen2017"][EXP] == {"scale": "paper", "reproduced": len(ref) - 1, "within_tolerance": 0,
+                                           "indistinguishable": 0, "differs": 1, "not_run": 0}
     # the other experiments are listed as not run, with their row counts
     n_exp1 = len(load_reference("ukkonen2017", "exp1_triplets"))
     assert metrics["ukkonen2017"]["exp1_triplets"]["not_run"] == n_exp1
     assert f"{n_exp1} reference rows wait for it" in text
-    # the differing row links to the paper's README, the figure is shown
+    # the differing row links to the paper's README, the figure is shown, ours carries ± 2 SE
     readme_link = "experiments/ukkonen2017/README.md"
     assert "[differs](" in text and readme_link in text
     assert f"![a]({EXP}/figures/a.png)" in text
+    assert "ours (mean ± 2 SE)" in text
     for source in ref["source"]:
         assert source.replace("|", "\\|") in text
     assert "code `abc123`" in text
 
 
-def test_check_passes_fails_and_skips(tmp_path, capsys):
+def test_check_fails_both_ways(tmp_path):
     ref = load_reference("ukkonen2017", EXP)
-    ref = ref[ref["ci"] == "yes"]
-    assert len(ref) == 3
-    good, bad, paper = tmp_path / "good", tmp_path / "bad", tmp_path / "paper"
+    gated = ref[ref["ci"] == "yes"]
+    assert len(gated) == 6  # Food's unique and full-file rows
+    first = gated["ref_id"].iloc[0]
+    good = tmp_path / "good"
     _fake_report(good, EXP, "ci")
-    _fake_report(bad, EXP, "ci", shift={ref["ref_id"].iloc[0]: 10.0})
-    _fake_report(paper, EXP, "paper", shift={ref["ref_id"].iloc[0]: 10.0})
-
-    assert check(good, [EXP]).ok
-    result = check(bad, [EXP])
-    assert not result.ok and result.failures["ref_id"].tolist() == [ref["ref_id"].iloc[0]]
-    skipped = check(paper, [EXP])  # the flag is about the ci grid
-    assert skipped.ok and skipped.skipped == [EXP]
-    # every experiment is checked: one that was not run fails its gated rows
+    result = check(good, [EXP])
+    assert result.ok and result.decided == 6 and result.counts[REPRODUCED] == 6
+    # a passing row that breaks fails
+    _fake_report(tmp_path / "bad", EXP, "ci", shift={first: 10.0})
+    bad = check(tmp_path / "bad", [EXP])
+    assert not bad.ok and bad.failures["ref_id"].tolist() == [first]
+    # records at another scale, or without run.json, fail instead of being skipped
+    _fake_report(tmp_path / "paper", EXP, "paper")
+    other = check(tmp_path / "paper", [EXP])
+    assert not other.ok and "scale='paper'" in other.problems[0]
+    _fake_report(tmp_path / "norun", EXP, "ci", run_json=False)
+    assert not check(tmp_path / "norun", [EXP]).ok
+    # nothing decided fails
+    assert not check(tmp_path / "empty", [EXP]).ok
+    # every gated experiment is checked: one without a report fails
     missing = check(good)
-    assert not missing.ok and set(missing.failures["experiment"]) == set(REPORTS) - {EXP} - {
-        n for n in REPORTS if not (load_reference(PAPER_OF[n], n)["ci"] == "yes").any()}
-    assert (missing.failures["verdict"] == NOT_RUN).all()
+    assert not missing.ok and len(missing.problems) == len(
+        {n for n in REPORTS if (load_reference(PAPER_OF[n], n)["ci"] == "yes").any()} - {EXP})
+
+
+def test_a_pinned_row_that_changes_fails(tmp_path, monkeypatch):
+    """A row pinned ``differs`` fails the check when it is fixed, until the pin is updated."""
+    import shutil
+
+    base = tmp_path / "exps"
+    shutil.copytree(experiments_dir(), base)
+    path = base / "ukkonen2017" / "reference.csv"
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False)
+    i = raw.index[(raw["experiment"] == EXP) & (raw["ci"] == "yes")][0]
+    raw.at[i, "expect"] = "differs"
+    raw.to_csv(path, index=False)
+    monkeypatch.setenv("CCEXP_EXPERIMENTS_DIR", str(base))
+    ref = load_reference("ukkonen2017", EXP)
+    pinned = ref.loc[ref["expect"] == "differs", "ref_id"].iloc[0]
+    _fake_report(tmp_path / "still", EXP, "ci")  # meets the pin (ours far away)
+    assert check(tmp_path / "still", [EXP]).ok
+    _fake_report(tmp_path / "fixed", EXP, "ci", shift={pinned: -10.0 * (1 + abs(float(raw.at[i, "value"])))})
+    fixed = check(tmp_path / "fixed", [EXP])
+    assert not fixed.ok and fixed.failures["ref_id"].tolist() == [pinned]
 
 
 def test_cli_check_exit_codes(tmp_path, capsys, monkeypatch):
@@ -133,6 +249,10 @@ def test_cli_check_exit_codes(tmp_path, capsys, monkeypatch):
     # NAME --check: only that experiment (no records needed: the report is already there)
     monkeypatch.setattr("ccexp.report.__main__.make_report", lambda name, **kw: tmp_path)
     assert report_main([EXP, "--results", str(good), "--check"]) == 0
-    assert "all 3 ci-gated reference rows within tolerance" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "6 ci-gated reference rows: 6 reproduced, 0 within tolerance, 0 indistinguishable, 0 differs, 0 not run" in out
+    assert "check: ok" in out
     assert report_main([EXP, "--results", str(bad), "--check"]) == 1
-    assert ref["ref_id"].iloc[2] in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert ref["ref_id"].iloc[2] in err and "FAILED" in err
+    assert report_main([EXP, "--results", str(tmp_path / "nothing"), "--check"]) == 1

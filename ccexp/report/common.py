@@ -8,6 +8,7 @@ reports use the same verdicts.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from pathlib import Path
@@ -19,7 +20,35 @@ import pandas as pd
 WITHIN = "within tolerance"
 OUTSIDE = "outside tolerance"
 NOT_RUN = "not run"
-VERDICTS = (WITHIN, OUTSIDE, NOT_RUN)
+INDISTINGUISHABLE = "indistinguishable"
+VERDICTS = (WITHIN, OUTSIDE, INDISTINGUISHABLE, NOT_RUN)
+
+#: Status of a reference row (the reproduction page's words), in the order pages list them.
+REPRODUCED = "reproduced"
+WITHIN_TOLERANCE = WITHIN
+DIFFERS = "differs"
+STATUSES = (REPRODUCED, WITHIN_TOLERANCE, INDISTINGUISHABLE, DIFFERS, NOT_RUN)
+
+#: The tolerance rule, as the pages state it (``TOLERANCE_RULE`` is printed at the top of
+#: REPRODUCTION.md and quoted in every paper's README; :func:`judge` is its code).
+TOLERANCE_RULE = (
+    "A number is compared with the paper's at the precision the paper printed it. "
+    "**Tolerance** = half a unit of the paper's last printed digit + 2 × the standard error of our mean "
+    "over trials (a 95% interval for our sampling error; a single trial or a deterministic run counts as SE 0, "
+    "so the rule never widens on a guess), but never wider than the distance from the "
+    "paper's value to the nearest *different* value another method has in the same cell group "
+    "(same table, quantity, dataset and setting; a method the paper prints with the same value cannot "
+    "be told apart by the paper either, so it does not narrow the tolerance to zero). "
+    "**reproduced**: ours rounded to the paper's printed decimals equals the paper's value; "
+    "**within tolerance**: not equal, but |ours − paper| ≤ tolerance; "
+    "**indistinguishable**: 2 × our standard error alone reaches the nearest other method's value, so our "
+    "run cannot tell this method's number from that one (counted neither as reproduced nor as differs; "
+    "a row whose |ours − paper| exceeds even half a unit + 2 SE still differs); "
+    "**differs**: outside the tolerance; **not run**: the records do not cover the row. "
+    "A claim (kind `claim`) is reproduced when it holds as its check text reads it, else differs. "
+    "A row that needs another rule names it in `rule` with its reason (`at_most`: ours ≤ the paper's "
+    "value, for a ceiling the paper states)."
+)
 
 #: Shown in tables for a cell the records do not cover.
 MISSING = "–"
@@ -168,6 +197,68 @@ def experiments_dir() -> Path:
     return Path(ccexp.__file__).resolve().parents[1] / "experiments"
 
 
+#: Papers whose ``k`` is a parameter of the method (ROCK k = 2, LIMBO k = 7), not a setting of the cell:
+#: there, rows that differ only in ``k`` are different methods of one cell group.
+METHOD_PARAMETERS = {"gionis2007": ("k",)}
+
+
+def table_of(source: str) -> str:
+    """The table or section a reference row's ``source`` names: its text before the first "(" or ":".
+
+    Examples
+    --------
+    >>> table_of("Table 2 (alpha = 0.4)"), table_of("Table II: mean of the five UCI rows")
+    ('Table 2', 'Table II')
+    """
+    text = str(source or "")
+    for sep in ("(", ":"):
+        text = text.split(sep, 1)[0]
+    return text.strip()
+
+
+def _group_key(row: dict, paper: str) -> tuple:
+    params = METHOD_PARAMETERS.get(paper, ())
+    setting = tuple("" if is_missing(row.get(c)) else str(row.get(c)) for c in COORDINATES
+                    if c not in ("algorithm", "versus") and c not in params)
+    return (row["experiment"], row["quantity"], table_of(row["source"]), *setting)
+
+
+def _method_key(row: dict, paper: str) -> tuple:
+    params = METHOD_PARAMETERS.get(paper, ())
+    return (row.get("algorithm", ""), *("" if is_missing(row.get(c)) else str(row.get(c)) for c in params))
+
+
+def competitor_caps(ref: pd.DataFrame, paper: str) -> list[float]:
+    """Per row: distance from its value to the nearest *different* value of another method in its cell group.
+
+    The cell group is the same experiment, quantity, table (:func:`table_of`
+    of the source) and setting (every coordinate but the method's, see
+    :data:`METHOD_PARAMETERS`).  Claims and rows without an algorithm have no
+    competitors (NaN); so has a row whose group holds no other method.
+    """
+    rows = ref.to_dict("records")
+    groups: dict[tuple, list[int]] = {}
+    for i, r in enumerate(rows):
+        if r["kind"] == "claim" or not r.get("algorithm"):
+            continue
+        groups.setdefault(_group_key(r, paper), []).append(i)
+    caps = [math.nan] * len(rows)
+    for idx in groups.values():
+        for i in idx:
+            me, v = _method_key(rows[i], paper), float(rows[i]["value"])
+            dists = [abs(float(rows[j]["value"]) - v) for j in idx
+                     if _method_key(rows[j], paper) != me and abs(float(rows[j]["value"]) - v) > 1e-12]
+            if dists:
+                caps[i] = min(dists)
+    return caps
+
+
+def printed_decimals(text) -> int:
+    """Decimals of a number as written (``"2.40"`` -> 2, ``"8"`` -> 0)."""
+    t = str(text).strip()
+    return len(t.split(".", 1)[1]) if "." in t else 0
+
+
 def load_reference(paper: str, experiment: str | None = None) -> pd.DataFrame:
     """The paper's reported numbers.
 
@@ -183,9 +274,14 @@ def load_reference(paper: str, experiment: str | None = None) -> pd.DataFrame:
     DataFrame
         ``ref_id`` (:func:`reference_id`), ``paper_id``, then the csv's
         columns: ``experiment, quantity``, the paper's coordinates (some of
-        ``algorithm, versus, dataset, k, a, b, gamma``), ``value, tolerance,
-        kind, source, ci, check``; empty strings where the csv has no value
-        in a text column, NaN in a numeric one.
+        ``algorithm, versus, dataset, k, a, b, gamma``), ``value, decimals,
+        tolerance, kind, source, rule, expect, ci, check``; empty strings
+        where the csv has no value in a text column, NaN in a numeric one.
+        ``decimals`` is the precision the paper printed (the csv's column,
+        else the decimals of the value as written there); ``tolerance`` of a
+        number is half a unit of it (the first term of
+        :data:`TOLERANCE_RULE`; a claim keeps the csv's parameter); ``cap``
+        is :func:`competitor_caps`.
 
     Raises
     ------
@@ -197,13 +293,26 @@ def load_reference(paper: str, experiment: str | None = None) -> pd.DataFrame:
         raise FileNotFoundError(
             f"reference numbers not found: {path} (set CCEXP_EXPERIMENTS_DIR to the folder that holds {paper}/reference.csv)"
         )
-    ref = pd.read_csv(path, dtype={c: str for c in ("algorithm", "versus", "dataset", "quantity", "kind", "source", "ci", "check")})
-    for col in ("algorithm", "versus", "dataset", "source", "kind", "ci", "check"):
+    text_cols = ("algorithm", "versus", "dataset", "quantity", "kind", "source", "ci", "check", "rule", "expect")
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False)
+    ref = pd.read_csv(path, dtype={c: str for c in text_cols})
+    for col in text_cols:
         if col not in ref:
             ref[col] = ""
         ref[col] = ref[col].fillna("")
+    if "tolerance" not in ref:
+        ref["tolerance"] = math.nan
+    written = raw["decimals"] if "decimals" in raw else pd.Series([""] * len(raw))
+    ref["decimals"] = [int(d) if str(d).strip() not in ("", "nan") else printed_decimals(v)
+                       for d, v in zip(written, raw["value"])]
+    ref["tolerance"] = [t if k == "claim" else half_unit(d)
+                        for t, k, d in zip(ref["tolerance"], ref["kind"], ref["decimals"])]
+    ref["cap"] = competitor_caps(ref, paper)
     ref.insert(0, "ref_id", [reference_id(r) for r in ref.to_dict("records")])
     ref.insert(1, "paper_id", paper)
+    if ref["ref_id"].duplicated().any():
+        dup = ref.loc[ref["ref_id"].duplicated(), "ref_id"].tolist()
+        raise ValueError(f"{path}: rows with the same experiment, quantity and coordinates: {dup[:3]}")
     if experiment is not None:
         ref = ref[ref["experiment"] == experiment]
     return ref.reset_index(drop=True)
@@ -245,6 +354,111 @@ def verdict(ours, paper, tolerance) -> str:
     return WITHIN if abs(float(ours) - float(paper)) <= tol + _EPS else OUTSIDE
 
 
+def half_unit(decimals) -> float:
+    """Half a unit of the last printed digit: 0.05 for one decimal, 500 for thousands (``decimals=-3``)."""
+    return 0.5 * 10.0 ** -int(decimals)
+
+
+def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: str = "", claim_tolerance=None) -> tuple[float, str]:
+    """The tolerance and status of one compared number under :data:`TOLERANCE_RULE`.
+
+    Parameters
+    ----------
+    kind : str
+        The reference row's kind; ``"claim"`` compares a 1/0 outcome.
+    paper, ours : float
+        The paper's value and our mean (``ours`` missing: not run).
+    decimals : int, optional
+        Decimals the paper printed (negative: a rounded count, e.g. -3 for
+        "13.537 M"); default 0.
+    sem : float, optional
+        Standard error of our mean over trials (missing: 0, a single
+        deterministic run or a count).
+    cap : float, optional
+        Distance from ``paper`` to the nearest different value another
+        method has in the same cell group (missing: no competitor).
+    rule : str
+        ``""`` for the written rule; ``"at_most: <reason>"`` for a ceiling
+        (ours ≤ paper + half a unit).
+    claim_tolerance : float, optional
+        A claim whose check measures a share or a ratio (not a 1/0) holds
+        when ``|ours - paper| <= claim_tolerance``, the threshold its check
+        text states (reference.csv's ``tolerance`` of a claim row).
+
+    Returns
+    -------
+    (tolerance, status)
+        ``status`` is one of :data:`STATUSES`.
+
+    Examples
+    --------
+    Table I prints one decimal, so "8" is 8.0 and 7.8 is not equal to it:
+
+    >>> judge("approx", 8, 7.8, decimals=1, sem=0.1, cap=1.0)
+    (0.25, 'within tolerance')
+    >>> judge("approx", 8, 7.96, decimals=1, sem=0.0)[1]
+    'reproduced'
+
+    Our spread alone reaches a competitor 0.3 away:
+
+    >>> judge("approx", 2.15, 2.0, decimals=2, sem=0.2, cap=0.3)
+    (0.3, 'indistinguishable')
+    """
+    sem_v = 0.0 if is_missing(sem) else float(sem)
+    if kind == "claim":
+        if is_missing(ours):
+            return (0.0 if is_missing(claim_tolerance) else float(claim_tolerance)), NOT_RUN
+        t = 0.0 if is_missing(claim_tolerance) else float(claim_tolerance)
+        return t, REPRODUCED if abs(float(ours) - float(paper)) <= t + 1e-12 else DIFFERS
+    d = 0 if is_missing(decimals) else int(decimals)
+    half = half_unit(d)
+    raw = half + 2.0 * sem_v
+    cap_v = math.inf if is_missing(cap) else float(cap)
+    tol = min(raw, cap_v)
+    if is_missing(ours):
+        return tol, NOT_RUN
+    ours_v, paper_v = float(ours), float(paper)
+    diff = abs(ours_v - paper_v)
+    kind_of_rule = (rule or "").split(":", 1)[0].strip()
+    if kind_of_rule == "at_most":
+        return half, (REPRODUCED if ours_v <= paper_v + half * (1 + 1e-9) else DIFFERS)
+    if kind_of_rule:
+        raise ValueError(f"rule {rule!r}: unknown rule (valid: '', 'at_most: <reason>')")
+    if 2.0 * sem_v >= cap_v - _EPS and diff <= raw + _EPS:
+        return tol, INDISTINGUISHABLE
+    if round(ours_v, d) == round(paper_v, d) or math.isclose(round(ours_v, d), round(paper_v, d), abs_tol=half * 1e-6):
+        return tol, REPRODUCED
+    return tol, (WITHIN if diff <= tol + _EPS else DIFFERS)
+
+
+def sem_of(values) -> tuple[float, int]:
+    """Standard error of the mean of ``values`` (NaN dropped) and their number; SEM 0 for one value."""
+    import numpy as np
+
+    v = np.asarray(pd.Series(values, dtype=float).dropna(), dtype=float)
+    n = int(v.size)
+    if n <= 1:
+        return (0.0 if n == 1 else math.nan), n
+    return float(v.std(ddof=1) / math.sqrt(n)), n
+
+
+def reference_row(ref_id: str) -> dict | None:
+    """The reference row (as :func:`load_reference` gives it) whose id is ``ref_id``; None if none."""
+    if not ref_id:
+        return None
+    base = experiments_dir()
+    for paper in sorted(p.name for p in base.iterdir() if (p / "reference.csv").is_file()) if base.is_dir() else []:
+        rows = _reference_index(str(base), paper, (base / paper / "reference.csv").stat().st_mtime_ns)
+        if ref_id in rows:
+            return rows[ref_id]
+    return None
+
+
+@functools.lru_cache(maxsize=32)
+def _reference_index(base: str, paper: str, mtime: int) -> dict:
+    return {r["ref_id"]: r for r in load_reference(paper).to_dict("records")}
+
+
 def compare_row(
     quantity: str,
     paper,
@@ -258,8 +472,11 @@ def compare_row(
     b=None,
     note: str = "",
     ref_id: str = "",
+    sem=None,
+    n_trials=None,
+    half=None,
 ) -> dict:
-    """One row of a comparison table.
+    """One row of a comparison table, judged by :func:`judge` (:data:`TOLERANCE_RULE`).
 
     Parameters
     ----------
@@ -269,24 +486,48 @@ def compare_row(
         The paper's value and ours, in the same unit; ``ours`` None or NaN
         means the setting or algorithm was not run.
     tolerance : float
-        Largest absolute difference still counted as agreement.
+        Used only for a row without a reference row (``ref_id`` empty or
+        unknown): half a unit of the paper's precision.  A reference row
+        brings its own printed precision, competitors' values and rule.
     algorithm, versus, k, a, b : optional
         The reference row's coordinates (empty / None where not applicable).
     note : str
         How ``ours`` was computed (threshold chosen, counts behind a
         percentage, why not run).
     ref_id : str
-        The reference row's id (:func:`reference_id`, column ``ref_id`` of
-        :func:`load_reference`): how the reproduction page and the CI check
-        find the row's ``ci`` flag and explanation.
+        The reference row's id (:func:`reference_id`): how the row's printed
+        precision, cell group, rule and ``ci`` flag are found.
+    sem, n_trials : float, int, optional
+        Standard error of our mean over trials and the number of trials
+        (missing for a claim or a deterministic count).
+    half : float, optional
+        Half a unit of the paper's precision in the unit compared, when a
+        report compares a transformed value (a count as a percentage).
 
     Returns
     -------
     dict
-        Keys ``quantity, algorithm, versus, k, a, b, paper, ours,
-        difference, tolerance, verdict, note``.
+        Keys ``ref_id, quantity, algorithm, versus, k, a, b, paper, ours,
+        ours_sem, n_trials, difference, tolerance, verdict, status, note``.
     """
+    ref = reference_row(ref_id)
     diff = math.nan if is_missing(ours) else float(ours) - float(paper)
+    sem_v = 0.0 if is_missing(sem) else float(sem)
+    if ref is None or (half is not None and ref["kind"] != "claim"):
+        # no reference row, or a transformed value (a count as a percentage): its own half unit,
+        # our 2 SE, no competitor cap (the transformed unit has none)
+        h = float(half) if half is not None else (0.0 if is_missing(tolerance) else float(tolerance))
+        tol = h + 2.0 * sem_v
+        if is_missing(ours):
+            status = NOT_RUN
+        elif abs(diff) <= h + _EPS:
+            status = REPRODUCED
+        else:
+            status = WITHIN if abs(diff) <= tol + _EPS else DIFFERS
+    else:
+        tol, status = judge(ref["kind"], paper, ours, decimals=ref["decimals"], sem=sem, cap=ref["cap"],
+                            rule=ref.get("rule", ""), claim_tolerance=ref["tolerance"])
+    verdict_ = {REPRODUCED: WITHIN, WITHIN: WITHIN, DIFFERS: OUTSIDE}.get(status, status)
     return {
         "ref_id": ref_id,
         "quantity": quantity,
@@ -297,11 +538,36 @@ def compare_row(
         "b": None if is_missing(b) else b,
         "paper": paper,
         "ours": math.nan if is_missing(ours) else ours,
+        "ours_sem": math.nan if is_missing(sem) else float(sem),
+        "n_trials": math.nan if is_missing(n_trials) else int(n_trials),
         "difference": diff,
-        "tolerance": tolerance,
-        "verdict": verdict(ours, paper, tolerance),
+        "tolerance": tol,
+        "verdict": verdict_,
+        "status": status,
         "note": note,
     }
+
+
+def with_error_bars(cmp: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """A comparison table for markdown: ``ours`` shown as mean ± 2 SE (column renamed to say so).
+
+    The csv keeps ``ours``, ``ours_sem`` and ``n_trials`` apart; the markdown shows them together.
+    """
+    if "ours" not in cmp or not len(cmp):
+        return cmp
+    sem = cmp["ours_sem"] if "ours_sem" in cmp else pd.Series(math.nan, index=cmp.index)
+    out = cmp.assign(ours=[plus_minus(m, se, digits) for m, se in zip(cmp["ours"], sem)])
+    out = out.drop(columns=[c for c in ("ours_sem",) if c in out])
+    return out.rename(columns={"ours": "ours (mean ± 2 SE)"})
+
+
+def plus_minus(mean, sem, digits: int = 3) -> str:
+    """``mean ± 2 SE`` for a table cell (just the mean when the SEM is missing or 0)."""
+    if is_missing(mean):
+        return MISSING
+    if is_missing(sem) or float(sem) == 0.0:
+        return fmt_number(mean, digits)
+    return f"{fmt_number(mean, digits)} ± {fmt_number(2.0 * float(sem), digits)}"
 
 
 def ok_records(records: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:

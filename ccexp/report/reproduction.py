@@ -30,13 +30,35 @@ import numpy as np
 import pandas as pd
 
 from . import PAPER_OF, REPORTS, read_scale
-from .common import NOT_RUN, WITHIN, experiments_dir, fmt_number, is_missing, load_reference, markdown_table
+from .common import (
+    DIFFERS,
+    INDISTINGUISHABLE,
+    NOT_RUN,
+    REPRODUCED,
+    STATUSES,
+    TOLERANCE_RULE,
+    WITHIN,
+    WITHIN_TOLERANCE,
+    experiments_dir,
+    fmt_number,
+    half_unit,
+    is_missing,
+    judge,
+    load_reference,
+    markdown_table,
+    plus_minus,
+)
 
-#: Status of a reference row, in the order the summary lists them.
-REPRODUCED = "reproduced"
-WITHIN_TOLERANCE = "within tolerance"
-DIFFERS = "differs"
-STATUSES = (REPRODUCED, WITHIN_TOLERANCE, DIFFERS, NOT_RUN)
+#: ``expect`` pins of reference.csv (the status a ci-gated row must have at ``scale=ci``) and the
+#: status each names; an empty pin accepts reproduced or within tolerance.
+PINS = {"reproduced": REPRODUCED, "within": WITHIN_TOLERANCE, "indistinguishable": INDISTINGUISHABLE,
+        "differs": DIFFERS}
+
+#: Where an experiment's report lives under a results folder.  The one place this module
+#: computes it, so the layout by scale (results/<experiment>/<scale>/) is a one-line change.
+def experiment_dir(results_dir: str | Path, name: str, scale: str | None = None) -> Path:
+    """The folder of experiment ``name``'s report under ``results_dir`` (today: ``results_dir/name``)."""
+    return Path(results_dir) / name
 
 #: Papers in the order of the page, with their titles.
 PAPERS = {
@@ -63,34 +85,25 @@ def paper_decimals(value) -> int:
     return len(text.split(".")[1]) if "." in text else 0
 
 
-def status(kind: str, paper, ours, verdict: str) -> str:
-    """The reproduction status of one compared number.
+def status(kind: str, paper, ours, verdict: str = "", *, decimals=None, sem=None, cap=None, rule: str = "") -> str:
+    """The reproduction status of one compared number (:func:`ccexp.report.common.judge`).
 
-    ``reproduced``: a claim that holds (ours equals the paper's 1/0), or a
-    number that equals the paper's once rounded to the decimals the paper
-    printed; ``within tolerance``: not equal but ``|ours - paper|`` within
-    the row's tolerance (the report's verdict); ``differs``: outside it;
-    ``not run``: the records do not cover the row.
+    ``verdict`` is kept for old callers: a report's ``not run`` stays not run.
 
     Examples
     --------
-    >>> status("approx", 0.43, 0.4312, "within tolerance")
+    >>> status("approx", 0.43, 0.4312, decimals=2)
     'reproduced'
-    >>> status("approx", 0.43, 0.52, "within tolerance")
+    >>> status("approx", 0.43, 0.52, decimals=2, sem=0.05)
     'within tolerance'
-    >>> status("claim", 1.0, 0.0, "outside tolerance")
+    >>> status("claim", 1.0, 0.0)
     'differs'
     """
-    if verdict == NOT_RUN or is_missing(ours):
+    if verdict == NOT_RUN:
         return NOT_RUN
-    if kind == "claim":
-        same = math.isclose(float(ours), float(paper), abs_tol=1e-12)
-    else:
-        digits = paper_decimals(paper)
-        same = math.isclose(round(float(ours), digits), float(paper), abs_tol=0.5 * 10.0**-digits * 1e-6)
-    if same:
-        return REPRODUCED
-    return WITHIN_TOLERANCE if verdict == WITHIN else DIFFERS
+    if decimals is None and kind != "claim":
+        decimals = paper_decimals(paper)
+    return judge(kind, paper, ours, decimals=decimals, sem=sem, cap=cap, rule=rule)[1]
 
 
 def _experiments_of(paper: str) -> list[str]:
@@ -123,10 +136,15 @@ def collect(name: str, results_dir: Path) -> ExperimentRows:
     Every reference row appears once: the first comparison row carrying its
     ``ref_id`` gives ours (a report may add a derived row, e.g. a count as a
     percentage, which the page shows but the status does not double count).
+    The status is decided here again by :func:`ccexp.report.common.judge`
+    from ours, our standard error and the reference row, so a page made
+    from an older ``comparison.csv`` (no ``ours_sem``) follows the same
+    rule; such a row is judged with SEM 0 and its note says the SEM is
+    unknown (the rerun gives it).
     """
     paper = PAPER_OF[name]
     ref = load_reference(paper, name)
-    out = Path(results_dir) / name
+    out = experiment_dir(results_dir, name)
     path = out / "comparison.csv"
     scale, code = None, ""
     cmp = pd.DataFrame(columns=["ref_id", "quantity", "paper", "ours", "difference", "tolerance", "verdict", "note"])
@@ -138,15 +156,41 @@ def collect(name: str, results_dir: Path) -> ExperimentRows:
         cmp = pd.read_csv(path)
         if "ref_id" not in cmp:
             raise ValueError(f"{path} has no ref_id column: regenerate it with python -m ccexp.report {name}")
+    has_sem = "ours_sem" in cmp
     first = cmp.drop_duplicates("ref_id", keep="first").set_index("ref_id")
     rows = []
     for r in ref.to_dict("records"):
         c = first.loc[r["ref_id"]] if r["ref_id"] in first.index else None
-        # the report's own paper/tolerance (e.g. a count compared as a percentage) go with its ours
-        paper_value = r["value"] if c is None else c["paper"]
-        tolerance = r["tolerance"] if c is None else c["tolerance"]
-        ours = math.nan if c is None else c["ours"]
-        verdict = NOT_RUN if c is None else c["verdict"]
+        # the report's own paper value goes with its ours only for a transformed row (its quantity renamed,
+        # e.g. a count compared as a percentage); otherwise the reference's value, so a report written
+        # before the reference row changed is judged against the paper's number as it stands now
+        transformed = c is not None and str(c["quantity"]) != r["quantity"]
+        paper_value = c["paper"] if transformed else r["value"]
+        stale = (c is not None and not transformed and not is_missing(c["paper"])
+                 and not math.isclose(float(c["paper"]), float(r["value"])))
+        ours = math.nan if c is None or (str(c.get("verdict")) == NOT_RUN) else c["ours"]
+        sem = c.get("ours_sem") if c is not None and has_sem else math.nan
+        n_trials = c.get("n_trials") if c is not None and "n_trials" in cmp else math.nan
+        note = "" if c is None or is_missing(c.get("note")) else str(c["note"])
+        if transformed and r["kind"] != "claim" and not math.isclose(float(paper_value), float(r["value"])):
+            # a transformed value (a count as a percentage): the half unit scales with it, no competitor cap
+            scale_f = float(paper_value) / float(r["value"]) if float(r["value"]) else 1.0
+            h = abs(half_unit(r["decimals"]) * scale_f)
+            sem_v = 0.0 if is_missing(sem) else float(sem)
+            tolerance = h + 2 * sem_v
+            if is_missing(ours):
+                st = NOT_RUN
+            else:
+                diff = abs(float(ours) - float(paper_value))
+                st = REPRODUCED if diff <= h * (1 + 1e-9) else (WITHIN_TOLERANCE if diff <= tolerance + 1e-9 else DIFFERS)
+        else:
+            tolerance, st = judge(r["kind"], paper_value, ours, decimals=r["decimals"], sem=sem, cap=r["cap"],
+                                  rule=r.get("rule", ""), claim_tolerance=r["tolerance"])
+        if stale:
+            note = (note + "; " if note else "") + (f"report written against the paper value {fmt_number(c['paper'], 4)}, "
+                                                    "since corrected in reference.csv: regenerate it")
+        if c is not None and not has_sem and r["kind"] != "claim" and not is_missing(ours):
+            note = (note + "; " if note else "") + "SEM unknown (comparison.csv predates ours_sem): judged with SEM 0"
         rows.append({
             "ref_id": r["ref_id"],
             "source": r["source"],
@@ -157,12 +201,15 @@ def collect(name: str, results_dir: Path) -> ExperimentRows:
             "kind": r["kind"],
             "paper": paper_value,
             "ours": ours,
+            "ours_sem": sem,
+            "n_trials": n_trials,
             "difference": math.nan if is_missing(ours) else float(ours) - float(paper_value),
             "tolerance": tolerance,
-            "verdict": verdict,
-            "status": status(r["kind"], paper_value, ours, verdict),
+            "status": st,
+            "expect": r.get("expect", ""),
             "ci": r["ci"],
-            "note": "" if c is None or is_missing(c.get("note")) else str(c["note"]),
+            "sem_known": bool(has_sem),
+            "note": note,
         })
     return ExperimentRows(name, paper, scale, code, pd.DataFrame(rows))
 
@@ -186,7 +233,7 @@ def _figures(out: Path, page_dir: Path) -> str:
 
 
 def _experiment_section(e: ExperimentRows, results_dir: Path, page_dir: Path) -> list[str]:
-    out = results_dir / e.name
+    out = experiment_dir(results_dir, e.name)
     readme = _rel(_readme(e.paper), page_dir)
     counts = _counts(e.rows)
     head = [f"### {e.name}", ""]
@@ -202,7 +249,10 @@ def _experiment_section(e: ExperimentRows, results_dir: Path, page_dir: Path) ->
                  "differences here say little about the paper (see the README for the paper-scale verdicts).", ""]
     show = e.rows.assign(
         status=[f"[{s}]({readme})" if s == DIFFERS else s for s in e.rows["status"]],
-    )[["source", "quantity", "where", "paper", "ours", "difference", "tolerance", "status"]]
+        ours=[plus_minus(m, se, 3) for m, se in zip(e.rows["ours"], e.rows["ours_sem"])],
+        n_trials=[fmt_number(n) for n in e.rows["n_trials"]],
+    )[["source", "quantity", "where", "paper", "ours", "n_trials", "difference", "tolerance", "status"]]
+    show = show.rename(columns={"ours": "ours (mean ± 2 SE)"})
     table = markdown_table(show, digits=3)
     if len(show) > 40:  # long tables fold so the page stays readable
         head += [f"<details><summary>all {len(show)} rows</summary>", "", table, "</details>", ""]
@@ -243,10 +293,13 @@ def write_reproduction(results_dir: str | Path = "results") -> Path:
         "Generated by `python -m ccexp.report all` from each experiment's `comparison.csv` and the papers' "
         "`experiments/<paper>/reference.csv`; do not edit by hand.",
         "",
-        "Status of each number the paper reports: **reproduced** — ours equals the paper's at the precision the "
-        "paper printed (a claim: it holds); **within tolerance** — not equal, but within the row's tolerance; "
-        "**differs** — outside it, linked to the paper's README, which gives the evidence; **not run** — the "
-        "records do not cover it (another scale's grid, a dataset that is not public, or the experiment not run).",
+        "## Tolerance rule",
+        "",
+        TOLERANCE_RULE,
+        "",
+        "Our value is shown as mean ± 2 SE over trials (just the mean for a single run, a count or a claim); "
+        "a **differs** links to the paper's README, which gives the evidence; **not run** — the records do not "
+        "cover the row (another scale's grid, a dataset that is not public, or the experiment not run).",
         "",
         "## Summary",
         "",
@@ -264,49 +317,114 @@ def write_reproduction(results_dir: str | Path = "results") -> Path:
 
 @dataclass
 class CheckResult:
-    """Outcome of :func:`check`: the gated rows and those that failed."""
+    """Outcome of :func:`check`: the gated rows, those that failed, and experiments that could not be checked."""
 
     gated: pd.DataFrame
     failures: pd.DataFrame
-    skipped: list[str]  # experiments whose records are not at scale=ci
+    problems: list[str]  # gated experiments without records at scale=ci (each fails the check)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Gated rows per status."""
+        return _counts(self.gated) if len(self.gated) else {s: 0 for s in STATUSES}
+
+    @property
+    def decided(self) -> int:
+        """Gated rows with a status other than not run."""
+        return int((self.gated["status"] != NOT_RUN).sum()) if len(self.gated) else 0
 
     @property
     def ok(self) -> bool:
-        return not len(self.failures)
+        return not len(self.failures) and not self.problems and self.decided > 0
+
+    @property
+    def skipped(self) -> list[str]:  # the former name: nothing is skipped silently any more
+        return self.problems
+
+
+def pin_holds(status_: str, expect: str) -> bool:
+    """Whether a gated row's status meets its ``expect`` pin (empty: reproduced or within tolerance).
+
+    Raises
+    ------
+    ValueError
+        If ``expect`` is not empty nor one of :data:`PINS`.
+    """
+    expect = (expect or "").strip()
+    if not expect:
+        return status_ in (REPRODUCED, WITHIN_TOLERANCE)
+    if expect not in PINS:
+        raise ValueError(f"expect={expect!r}: valid pins are {', '.join(PINS)} (or empty)")
+    return status_ == PINS[expect]
 
 
 def check(results_dir: str | Path = "results", names: list[str] | None = None) -> CheckResult:
-    """The CI gate: every ``ci=yes`` reference row within tolerance at ``scale=ci``.
+    """The CI gate: every ``ci=yes`` reference row has the status its pin expects at ``scale=ci``.
 
     Parameters
     ----------
     results_dir : path
         Folder whose experiments were run at ``scale=ci`` and reported.
     names : list of str, optional
-        Experiments to check; default all with a report.
+        Experiments to check; default all.
 
     Returns
     -------
     CheckResult
-        A gated row fails when it is not run or outside its tolerance.  An
-        experiment whose records are at another scale is skipped (the flag
-        is about the ``ci`` grid).
+        A gated row fails when it is not run, or its status is not the one
+        its ``expect`` pin names (an empty pin: reproduced or within
+        tolerance), so a change that fixes a row pinned ``differs`` fails
+        too until the pin is updated.  An experiment with gated rows fails
+        when it has no report, no ``run.json``, or one of another scale.
+        :attr:`CheckResult.ok` is also false when no gated row was decided.
     """
     results_dir = Path(results_dir)
     names = names if names is not None else sorted(REPORTS)
-    gated, skipped = [], []
+    gated, problems = [], []
     for name in names:
+        ref = load_reference(PAPER_OF[name], name)
+        if not (ref["ci"].str.lower() == "yes").any():
+            continue
+        out = experiment_dir(results_dir, name)
+        run = out / "run.json"
+        if not (out / "comparison.csv").is_file():
+            problems.append(f"{name}: no report at {out} (run it at scale=ci, then python -m ccexp.report)")
+            continue
+        if not run.is_file():
+            problems.append(f"{name}: {run} is missing, so the scale of its records is unknown")
+            continue
+        scale = json.loads(run.read_text()).get("scale")
+        if scale != "ci":
+            problems.append(f"{name}: records at scale={scale!r}, not ci")
+            continue
         e = collect(name, results_dir)
         rows = e.rows[e.rows["ci"].str.lower() == "yes"]
-        if not len(rows):
-            continue
-        if e.scale is not None and e.scale != "ci":
-            skipped.append(name)
-            continue
         gated.append(rows.assign(experiment=name))
-    gated_df = pd.concat(gated, ignore_index=True) if gated else pd.DataFrame(columns=["experiment", "ref_id", "verdict"])
-    failures = gated_df[gated_df["verdict"] != WITHIN] if len(gated_df) else gated_df
-    return CheckResult(gated_df, failures.reset_index(drop=True), skipped)
+    gated_df = (pd.concat(gated, ignore_index=True) if gated
+                else pd.DataFrame(columns=["experiment", "ref_id", "status", "expect"]))
+    if len(gated_df):
+        ok = [st != NOT_RUN and pin_holds(st, ex) for st, ex in zip(gated_df["status"], gated_df["expect"])]
+        failures = gated_df[[not x for x in ok]]
+    else:
+        failures = gated_df
+    return CheckResult(gated_df, failures.reset_index(drop=True), problems)
+
+
+def check_summary(result: CheckResult) -> str:
+    """The console lines of ``--check``: counts per status, then what failed and why."""
+    counts = result.counts
+    lines = [f"check: {len(result.gated)} ci-gated reference rows: " + ", ".join(f"{counts[s]} {s}" for s in STATUSES)]
+    for p in result.problems:
+        lines.append(f"check: FAIL {p}")
+    if result.decided == 0:
+        lines.append("check: FAIL no gated row was decided (nothing was checked)")
+    if len(result.failures):
+        show = result.failures.assign(expect=[e or "reproduced|within" for e in result.failures["expect"]])
+        show = show[["experiment", "ref_id", "paper", "ours", "tolerance", "status", "expect"]]
+        lines.append(f"check: {len(show)} gated rows do not have the status their pin expects:\n"
+                     + markdown_table(show, digits=4).rstrip())
+    lines.append("check: " + ("ok" if result.ok else "FAILED"))
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:

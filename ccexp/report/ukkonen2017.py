@@ -20,6 +20,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from .common import (
+    STATUSES,
+    with_error_bars,
     MISSING,
     NOT_RUN,
     OUTSIDE,
@@ -140,7 +142,7 @@ def cell_stats(ok: pd.DataFrame) -> pd.DataFrame:
         n_trials``; ``a`` and ``b`` rounded so they can be matched by value.
         The std is 0 for a setting run once (the deterministic a=1, b=0).
     """
-    cols = ["algorithm", "k", "a", "b", "ari_mean", "ari_std", "n_clusters_mean", "n_trials"]
+    cols = ["algorithm", "k", "a", "b", "ari_mean", "ari_std", "n_clusters_mean", "n_clusters_sem", "n_trials"]
     if not len(ok):
         return pd.DataFrame(columns=cols)
     df = pd.DataFrame(
@@ -158,9 +160,11 @@ def cell_stats(ok: pd.DataFrame) -> pd.DataFrame:
         ari_mean=("ari", "mean"),
         ari_std=("ari", "std"),
         n_clusters_mean=("n_clusters", "mean"),
+        n_clusters_sem=("n_clusters", "sem"),
         n_trials=("ari", "size"),
     ).reset_index()
     out["ari_std"] = out["ari_std"].fillna(0.0)
+    out["n_clusters_sem"] = out["n_clusters_sem"].fillna(0.0)  # one deterministic run: no sampling error
     return out[cols]
 
 
@@ -174,11 +178,16 @@ def win_counts(ok: pd.DataFrame, reference: str = REFERENCE_ALGORITHM) -> pd.Dat
     Returns
     -------
     DataFrame
-        Columns ``algorithm, versus, wins, paired, percent``; one row per
-        other algorithm present, in :func:`algorithm_order`. Empty if
-        ``reference`` is absent.
+        Columns ``algorithm, versus, wins, paired, percent``, then the
+        two-sided sign test of the paired instances: ``strict_wins, ties,
+        losses`` (ties, |difference| <= ARI_TIE, are left out of the test)
+        and ``sign_test_p`` (``scipy.stats.binomtest(strict_wins,
+        strict_wins + losses)``); one row per other algorithm present, in
+        :func:`algorithm_order`. Empty if ``reference`` is absent.
     """
-    cols = ["algorithm", "versus", "wins", "paired", "percent"]
+    from scipy.stats import binomtest
+
+    cols = ["algorithm", "versus", "wins", "paired", "percent", "strict_wins", "ties", "losses", "sign_test_p"]
     if not len(ok) or reference not in set(ok["algorithm"]):
         return pd.DataFrame(columns=cols)
     # Duplicate (instance, algorithm) pairs would be a store bug; keep the first.
@@ -190,7 +199,10 @@ def win_counts(ok: pd.DataFrame, reference: str = REFERENCE_ALGORITHM) -> pd.Dat
         pair = wide[[reference, other]].dropna()
         wins = int((pair[reference] >= pair[other] - ARI_TIE).sum())
         n = len(pair)
-        rows.append([reference, other, wins, n, 100.0 * wins / n if n else math.nan])
+        d = pair[reference] - pair[other]
+        up, down = int((d > ARI_TIE).sum()), int((d < -ARI_TIE).sum())
+        p = binomtest(up, up + down, 0.5, alternative="two-sided").pvalue if up + down else math.nan
+        rows.append([reference, other, wins, n, 100.0 * wins / n if n else math.nan, up, n - up - down, down, p])
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -612,9 +624,10 @@ def _claim_beats_tste_small_a(ctx: Context) -> ClaimResult:
         return _missing("b > 0 with k <= 4 and a <= 0.02")
     diffs = [ctx.value("ls_ad_vc", k, a, b) - ctx.value("tste_dpmm", k, a, b) for k, a in cells]
     diffs = [d for d in diffs if not math.isnan(d)]
-    wins = sum(d >= -1e-9 for d in diffs)
+    # "outperform": strictly higher; a tie is not a win (the paper does not say "at least as good")
+    wins = sum(d > ARI_TIE for d in diffs)
     return wins * 2 > len(diffs), (
-        f"threshold ('tends to'): Ls-AD-VC's mean ARI >= t-STE's in more than half of the cells k <= 4, a <= 0.02, "
+        f"threshold ('tends to outperform'): Ls-AD-VC's mean ARI > t-STE's (a tie is not a win) in more than half of the cells k <= 4, a <= 0.02, "
         f"b={fmt_number(b)}; {wins}/{len(diffs)} cells")
 
 
@@ -655,25 +668,35 @@ def comparison_rows(ref: pd.DataFrame, ctx: Context, wins: pd.DataFrame, n_insta
                       ref_id=r.ref_id)
         if r.quantity == "n_clusters_mean":
             ours = ctx.value(r.algorithm, r.k, r.a, r.b, "n_clusters_mean")
+            sem = ctx.value(r.algorithm, r.k, r.a, r.b, "n_clusters_sem")
+            n_tr = ctx.value(r.algorithm, r.k, r.a, r.b, "n_trials")
             if math.isnan(ours):
                 note = (f"{r.algorithm} not in the records" if r.algorithm not in ctx.algorithms
                         else "setting not in this scale's grid")
             else:
                 note = f"clusters, mean over trials (n = {int(ctx.value(r.algorithm, r.k, r.a, r.b, 'n_trials'))})"
-            rows.append(compare_row(r.quantity, r.value, ours, r.tolerance, note=note, **coords))
+            rows.append(compare_row(r.quantity, r.value, ours, r.tolerance, note=note, sem=sem,
+                                    n_trials=None if math.isnan(n_tr) else n_tr, **coords))
         elif r.quantity == "win_count":
             # Compared as percentages: our grid may not have the paper's 924 instances.
+            # half a count of the paper's 924, in percent; our SE is the binomial one of the share
             paper_pct = 100.0 * r.value / paper_cases
-            tol_pct = 100.0 * r.tolerance / paper_cases
+            half_pct = 100.0 * r.tolerance / paper_cases
             w = wins[(wins["algorithm"] == r.algorithm) & (wins["versus"] == r.versus)] if len(wins) else wins
+            sem = n = None
             if len(w) and w["paired"].iloc[0] > 0:
                 ours = float(w["percent"].iloc[0])
-                note = (f"% of paired instances; ours {int(w['wins'].iloc[0])}/{int(w['paired'].iloc[0])}, "
-                        f"paper {fmt_number(r.value)}/{fmt_number(paper_cases)}")
+                n = int(w["paired"].iloc[0])
+                sem = 100.0 * math.sqrt(max(ours / 100 * (1 - ours / 100), 0.0) / n)
+                note = (f"% of paired instances; ours {int(w['wins'].iloc[0])}/{n}, "
+                        f"paper {fmt_number(r.value)}/{fmt_number(paper_cases)}; sign test (ties out): "
+                        f"{int(w['strict_wins'].iloc[0])} wins, {int(w['losses'].iloc[0])} losses, "
+                        f"{int(w['ties'].iloc[0])} ties, two-sided p = {w['sign_test_p'].iloc[0]:.2g}")
             else:
                 ours = math.nan
                 note = f"{r.versus if r.versus not in ctx.algorithms else r.algorithm} not in the records"
-            rows.append(compare_row(r.quantity + " (%)", paper_pct, ours, tol_pct, note=note, **coords))
+            rows.append(compare_row(r.quantity + " (%)", paper_pct, ours, None, half=half_pct, sem=sem, n_trials=n,
+                                    note=note, **coords))
         elif r.quantity == "n_cases":
             note = "distinct noisy instances (instance_id) in the records"
             if n_grid_instances is not None:
@@ -694,8 +717,8 @@ def comparison_rows(ref: pd.DataFrame, ctx: Context, wins: pd.DataFrame, n_insta
 def _verdict_counts(rows: pd.DataFrame) -> str:
     if not len(rows):
         return "no rows"
-    c = rows["verdict"].value_counts()
-    return ", ".join(f"{int(c.get(v, 0))} {v}" for v in (WITHIN, OUTSIDE, NOT_RUN))
+    c = rows["status"].value_counts()
+    return ", ".join(f"{int(c.get(v, 0))} {v}" for v in STATUSES)
 
 
 def _summary_table1(cmp: pd.DataFrame) -> str:
@@ -866,7 +889,7 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
     ]
     show = cmp.assign(algorithm=cmp["algorithm"].map(lambda a: display(a) if a else ""),
                       versus=cmp["versus"].map(lambda a: display(a) if a else ""))
-    (out_dir / "comparison.md").write_text("\n".join(header) + markdown_table(show, digits=3), encoding="utf-8")
+    (out_dir / "comparison.md").write_text("\n".join(header) + markdown_table(with_error_bars(show), digits=3), encoding="utf-8")
 
     # The index.
     index = [

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .common import compare_row, is_missing, load_reference, markdown_table, write_table
+from .common import TOLERANCE_RULE, compare_row, is_missing, load_reference, markdown_table, plus_minus, write_table
 
 PAPER = "zhu2013"
 ORDER = ["spectral", "cop_kmeans", "spectral_learning", "e2cp", "forest_e2cp", "cop_rf"]
@@ -37,6 +37,24 @@ AREA_UNIT = 20
 #: Statuses whose records enter the tables (an infeasible COP-KMeans counts as ARI 0).
 COUNTED = ("ok", "infeasible")
 TITLES = {"table2": "Table II (perfect oracles)", "table3": "Table III (imperfect oracles)"}
+#: Section IV's "by as much as >P% against X in averaged area under the ARI curve": (versus, P) per claim quantity.
+INCREASE_CLAIMS = {
+    "claim_increase_over_cop_kmeans_gt_300pct": ("cop_kmeans", 300.0),
+    "claim_increase_over_e2cp_gt_30pct": ("e2cp", 30.0),
+    "claim_increase_over_e2cp_gt_35pct": ("e2cp", 35.0),
+}
+
+#: The check text of each claim quantity (reference.csv's ``check`` must equal it; a test compares them).
+CHECKS = {
+    "claim_coprf_best_average": ("'COP-RF ... the best average' read strictly: ours = 1 if COP-RF's average area "
+                                 "under the ARI curve over the datasets run exceeds every other method's (a tie is not best)"),
+    "claim_coprf_drops_less_than_e2cp": (
+        "ours = 1 if COP-RF's relative drop of the average area from perfect to imperfect oracles is smaller than "
+        "E2CP's (both averages over the datasets run)"),
+    **{q: (f"'>{P:g}% against {v}' read as written: ours = 1 if COP-RF's average area over the datasets run "
+           f"exceeds {v}'s by more than {P:g}% of {v}'s (100 x (COP-RF / {v} - 1) > {P:g})")
+       for q, (v, P) in INCREASE_CLAIMS.items()},
+}
 
 
 def counted_records(records: pd.DataFrame) -> pd.DataFrame:
@@ -88,6 +106,32 @@ def area_table(curves: pd.DataFrame) -> pd.DataFrame:
     return wide.reset_index()
 
 
+def area_sems(curves: pd.DataFrame) -> dict:
+    """Standard error of each (dataset, algorithm) area and of each algorithm's average over the datasets.
+
+    The area is a weighted sum of the per-count mean ARIs (trapezoid weights w_i, in units of
+    :data:`AREA_UNIT`); the counts' trials are drawn independently, so
+    SE(area)^2 = sum_i w_i^2 std_i^2 / n_i, and the average of D areas has SE sqrt(sum SE_d^2) / D.
+    Returns ``{(dataset, algorithm): (sem, trials per count)}`` with ``("average", algorithm)`` entries.
+    """
+    out, per_alg = {}, {}
+    for (ds, algo), g in curves.groupby(["dataset", "algorithm"]):
+        g = g.sort_values("n_constraints")
+        x = g["n_constraints"].to_numpy(float) / AREA_UNIT
+        w = np.zeros(len(x))
+        if len(x) > 1:
+            dx = np.diff(x)
+            w[:-1] += dx / 2
+            w[1:] += dx / 2
+        var = np.nan_to_num(g["ari_std"].to_numpy(float) ** 2) / np.maximum(g["trials"].to_numpy(float), 1)
+        sem = float(np.sqrt(np.sum(w ** 2 * var)))
+        out[(ds, algo)] = (sem, int(g["trials"].min()))
+        per_alg.setdefault(algo, []).append(out[(ds, algo)])
+    for algo, v in per_alg.items():
+        out[("average", algo)] = (float(np.sqrt(sum(se ** 2 for se, _ in v))) / len(v), min(n for _, n in v))
+    return out
+
+
 def _figure(curves: pd.DataFrame, path: Path, title: str) -> None:
     names = [d for d in DATASETS if d in set(curves.dataset)]
     if not names:
@@ -130,7 +174,14 @@ def _claims(experiment: str, averages: dict, perfect_averages: dict | None) -> d
     ours = {}
     if averages and "cop_rf" in averages and len(averages) > 1:
         best = max(averages, key=averages.get)
-        ours[("claim_coprf_best_average", "cop_rf", "average")] = (float(best == "cop_rf"), f"best: {DISPLAY[best]} {averages[best]:.3f}")
+        others = max(v for a, v in averages.items() if a != "cop_rf")
+        ours[("claim_coprf_best_average", "cop_rf", "average")] = (
+            float(averages["cop_rf"] > others), f"best: {DISPLAY[best]} {averages[best]:.3f}; best other {others:.3f}")
+    for q, (versus, pct) in INCREASE_CLAIMS.items():
+        if averages.get("cop_rf") is not None and averages.get(versus):
+            inc = 100.0 * (averages["cop_rf"] / averages[versus] - 1.0)
+            ours[(q, "cop_rf", "average")] = (float(inc > pct), f"COP-RF {averages['cop_rf']:.3f} vs {DISPLAY[versus]} "
+                                                                f"{averages[versus]:.3f}: +{inc:.0f}% (needs > {pct:g}%)")
     if experiment == "coprf_noisy" and perfect_averages and all(
         a in averages and a in perfect_averages for a in ("cop_rf", "e2cp")
     ):
@@ -161,19 +212,22 @@ def _report(experiment: str, table_name: str, records: pd.DataFrame, out_dir: Pa
             p = pd.read_csv(perfect).rename(columns={v: k for k, v in DISPLAY.items()} | {"Dataset": "dataset"})
             perfect_averages = _averages(p)
     ours = {}
+    sems = area_sems(curves) if len(curves) else {}
     for r in table.itertuples(index=False):
         for a in ORDER:
             if hasattr(r, a):
-                ours[("area_under_ari", a, r.dataset)] = (getattr(r, a), "")
+                se, n = sems.get((r.dataset, a), (None, None))
+                ours[("area_under_ari", a, r.dataset)] = (getattr(r, a), "", se, n)
     ours.update(_claims(experiment, averages, perfect_averages))
     ref = load_reference(PAPER, experiment)
     rows = []
     for r in ref.itertuples(index=False):
-        val, note = ours.get((r.quantity, r.algorithm, r.dataset), (None, ""))
+        val, note, *se_n = ours.get((r.quantity, r.algorithm, r.dataset), (None, ""))
+        se, n = se_n if se_n else (None, None)
         if is_missing(val):
             note = "not run" + ("" if r.dataset != "erce" else " (ERCe is not public)")
         row = compare_row(r.quantity, r.value, val, r.tolerance, algorithm=r.algorithm, ref_id=r.ref_id,
-                          note="; ".join(x for x in (r.source, note) if x))
+                          sem=se, n_trials=n, note="; ".join(x for x in (r.source, note) if x))
         row["dataset"] = r.dataset
         row["kind"] = r.kind
         rows.append(row)
@@ -181,7 +235,8 @@ def _report(experiment: str, table_name: str, records: pd.DataFrame, out_dir: Pa
     cmp.to_csv(out_dir / "comparison.csv", index=False)
     n_infeasible = int((rec.get("status", pd.Series(dtype=str)) == "infeasible").sum())
     n_other = int(len(records) - len(rec))
-    cols = ["dataset", "quantity", "algorithm", "paper", "ours", "difference", "tolerance", "verdict", "note"]
+    cmp_show = cmp.assign(ours=[plus_minus(m, se) for m, se in zip(cmp["ours"], cmp["ours_sem"])])
+    cols = ["dataset", "quantity", "algorithm", "paper", "ours", "n_trials", "difference", "tolerance", "status", "note"]
     text = [
         f"# {experiment}: comparison with Zhu, Loy and Gong (2013), {TITLES[table_name]}",
         "",
@@ -190,7 +245,9 @@ def _report(experiment: str, table_name: str, records: pd.DataFrame, out_dir: Pa
         "includes ERCe (not public), its five-dataset mean is the `average` row (kind `derived`).",
         f"Infeasible COP-KMeans runs counted as ARI 0: {n_infeasible}; records left out (errors): {n_other}.",
         "",
-        markdown_table(cmp[cols], digits=3) if len(cmp) else "(no rows)\n",
+        "Tolerance rule: " + TOLERANCE_RULE,
+        "",
+        markdown_table(cmp_show[cols].rename(columns={"ours": "ours (mean ± 2 SE)"}), digits=3) if len(cmp) else "(no rows)\n",
     ]
     if len(table):
         text += ["", "## Our table", "", markdown_table(_display(table), digits=2)]
@@ -208,3 +265,5 @@ def report_coprf_noisy(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_
 
 
 REPORTS = {"coprf_perfect": report_coprf_perfect, "coprf_noisy": report_coprf_noisy}
+#: The noisy report reads the perfect one's Table II (the drop claim): ``report all`` writes that first.
+REPORT_AFTER = {"coprf_noisy": ["coprf_perfect"]}
