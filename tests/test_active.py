@@ -251,6 +251,10 @@ def test_make_problem_and_make_algorithm_take_the_preset():
     assert prob.oracle.preset == "authors" and prob.oracle.noise_range == (0.15, 0.5)
     est = make_algorithm("acc_maxexp", preset="authors", max_queries=30, random_state=0).fit_problem(prob)
     assert est.n_queries_ == 30 and est.resolved_params()["tau"] == 3
+    # k-means k: the dataset's (the paper's k) or, as the authors' script does, the number of classes
+    ds = Dataset(name="tiny", X=None, y=np.repeat(np.arange(3), 5), params={"kmeans_k": 7})
+    assert make_problem("pairwise_similarity", ds).meta["init_k"] == 7
+    assert make_problem("pairwise_similarity", ds, preset="authors").meta["init_k"] == 3
 
 
 def test_oracle_zero_noise_budget_and_sessions():

@@ -150,7 +150,8 @@ def pairwise_similarity_oracle(dataset, gamma=0.2, lam=0.1, budget=None, random_
     (for the k-means initialisation of sigma_0 and for feature-based
     baselines); ``meta["init_k"]`` passes on the dataset's k-means k
     (Section 4.1) where it names one.  ``preset="authors"`` gives the
-    authors' code's noise (see :class:`PairwiseSimilarityOracle`).
+    authors' code's noise (see :class:`PairwiseSimilarityOracle`) and, as
+    their script does, the number of classes as the k-means k.
     """
     if dataset.y is None:
         raise ValueError(f"the pairwise_similarity oracle needs ground-truth labels; dataset {dataset.name!r} has none")
@@ -158,6 +159,9 @@ def pairwise_similarity_oracle(dataset, gamma=0.2, lam=0.1, budget=None, random_
                                       preset=preset, noise_range=noise_range)
     n = dataset.n_items
     meta = {"n_edges": n * (n - 1) // 2}
-    if "kmeans_k" in dataset.params:
+    if preset == "authors":
+        # their run_experiments.py: k-means with k = the number of classes (from Y)
+        meta["init_k"] = int(np.unique(dataset.y).shape[0])
+    elif "kmeans_k" in dataset.params:
         meta["init_k"] = int(dataset.params["kmeans_k"])
     return Problem(n_items=n, X=dataset.X, oracle=oracle, meta=meta)
