@@ -207,6 +207,7 @@ class ActiveCorrelationClustering(ProblemEstimator):
         return int(math.floor(q * n_edges))
 
     def _check_params(self, n_edges: int):
+        """(B, budget) after validating every parameter (QECC and COBRAS reuse it for theirs)."""
         p = self.resolved_params()
         if self.strategy not in STRATEGIES:
             raise unknown_name_error("strategy", self.strategy, STRATEGIES)
@@ -241,7 +242,7 @@ class ActiveCorrelationClustering(ProblemEstimator):
             raise ValueError(f"tau must be a positive integer, inf or None, got {tau!r}")
         if self.xi is not None and not 0.0 <= float(self.xi) <= 1.0:
             raise ValueError(f"xi must be in [0, 1] or None, got {self.xi!r}")
-        return B, self._budget(n_edges), p
+        return B, self._budget(n_edges)
 
     def _initial_labels(self, n, X, meta, rng):
         if self.init == "random":
@@ -287,7 +288,8 @@ class ActiveCorrelationClustering(ProblemEstimator):
         if n < 2:
             raise ValueError(f"need at least 2 items, got {n}")
         n_edges = n * (n - 1) // 2
-        B, budget, p = self._check_params(n_edges)
+        B, budget = self._check_params(n_edges)
+        p = self.resolved_params()
         rng = np.random.default_rng(self.random_state)
         lam = float(self.lam)
         # sigma_0 and the query matrix Q (lines 1-2): total = sum of Q_uv, counts = |Q_uv| - 1
