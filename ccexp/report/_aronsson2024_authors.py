@@ -96,7 +96,7 @@ def gap_table(ours: pd.DataFrame, theirs: pd.DataFrame, fractions=FRACTIONS) -> 
     for f in fractions:
         a = value_at(ours, key + ["run"], f).groupby(key)["ari"].agg(["mean", "std", "size"])
         b = value_at(theirs, key + ["run"], f).groupby(key)["ari"].agg(["mean", "std", "size"])
-        m = a.join(b, lsuffix="_ours", rsuffix="_authors", how="outer").reset_index()
+        m = a.reset_index().merge(b.reset_index(), on=key, how="outer", suffixes=("_ours", "_authors"))
         m.insert(3, "fraction", f)
         rows.append(m)
     t = pd.concat(rows, ignore_index=True)
