@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -80,10 +81,32 @@ def load_authors_curves(path: Path | None = None) -> pd.DataFrame:
 
 
 def value_at(runs: pd.DataFrame, run_cols: list[str], fraction: float, metric: str = "ari") -> pd.DataFrame:
-    """Per run: ``metric`` at the last point with fraction <= ``fraction``; a run that ended earlier holds its last value."""
+    """Per run: ``metric`` at the last point with fraction <= ``fraction``.
+
+    A run that converged and stopped earlier holds its last value (as the
+    authors' ``extend_list`` does); a run whose budget ended earlier (an
+    optional column ``horizon``, its last fraction; inf for a held run) is
+    left out at fractions beyond it.
+    """
     d = runs[runs["fraction"] <= fraction + 1e-12]
+    if "horizon" in d:
+        d = d[d["horizon"] >= fraction - 1e-3]  # one batch (0.001 |E|) of slack for the floor of the budget
+    if not len(d):
+        return pd.DataFrame(columns=run_cols + [metric])
     idx = d.groupby(run_cols, dropna=False)["fraction"].idxmax()
     return d.loc[idx, run_cols + [metric]].reset_index(drop=True)
+
+
+def _on_grid(run: pd.DataFrame, grid: np.ndarray, metric: str = "ari") -> np.ndarray:
+    """One run's ``metric`` at every grid fraction (held after its end, NaN before its start or past its horizon)."""
+    r = run.sort_values("fraction")
+    fr = r["fraction"].to_numpy(dtype=float)
+    val = r[metric].to_numpy(dtype=float)
+    i = np.searchsorted(fr, grid + 1e-12, side="right") - 1
+    out = np.where(i >= 0, val[np.clip(i, 0, None)], np.nan)
+    if "horizon" in r:
+        out[grid > float(r["horizon"].iloc[0]) + 1e-3] = np.nan
+    return out
 
 
 def gap_table(ours: pd.DataFrame, theirs: pd.DataFrame, fractions=FRACTIONS) -> pd.DataFrame:
@@ -115,8 +138,17 @@ def our_runs(traces: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
     t["fraction"] = t["n_queries"] / t["case_id"].map(n_edges).astype(float)
     t["gamma"] = t["oracle.gamma"].astype(float)
     t["run"] = t["case_id"]
-    t["preset"] = t["algorithm.preset"] if "algorithm.preset" in t else "paper"
-    return t[["dataset", "gamma", "algorithm", "preset", "run", "fraction", "ari"]]
+    # a run the convergence rule stopped is held at its last value; one whose budget ended is not extended
+    held = records.set_index("case_id")["stop_reason"].eq("callback") if "stop_reason" in records else None
+    last = t.groupby("case_id")["fraction"].transform("max")
+    t["horizon"] = np.where(t["case_id"].map(held).fillna(False).astype(bool), np.inf, last) if held is not None else last
+    # algorithms without a preset (QECC) sit beside every preset the acc_* runs used
+    presets = t["algorithm.preset"].dropna().unique().tolist() if "algorithm.preset" in t else []
+    presets = presets or ["paper"]
+    t["preset"] = t["algorithm.preset"] if "algorithm.preset" in t else np.nan
+    missing = t[t["preset"].isna()]
+    t = pd.concat([t[t["preset"].notna()]] + [missing.assign(preset=p) for p in presets], ignore_index=True)
+    return t[["dataset", "gamma", "algorithm", "preset", "run", "fraction", "ari", "horizon"]]
 
 
 def _plot(ours: pd.DataFrame, theirs: pd.DataFrame, path: Path, title: str) -> Path:
@@ -135,9 +167,10 @@ def _plot(ours: pd.DataFrame, theirs: pd.DataFrame, path: Path, title: str) -> P
                 g = data[(data["dataset"] == ds) & np.isclose(data["gamma"], gamma) & (data["algorithm"] == alg)]
                 if not len(g):
                     continue
-                vals = np.array([[value_at(r, ["run"], f)["ari"].iloc[0] if (r["fraction"] <= f).any() else np.nan
-                                  for f in grid] for _, r in g.groupby("run")])
-                mean, sd = np.nanmean(vals, axis=0), np.nanstd(vals, axis=0)
+                vals = np.array([_on_grid(r, grid) for _, r in g.groupby("run")])
+                with np.errstate(all="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)  # grid points past every run's budget
+                    mean, sd = np.nanmean(vals, axis=0), np.nanstd(vals, axis=0)
                 ax.plot(grid, mean, style, color=color, lw=1.2, label=f"{alg.removeprefix('acc_')} ({src})")
                 ax.fill_between(grid, mean - sd, mean + sd, color=color, alpha=0.12 if src == "ours" else 0.06, lw=0)
         ax.set_title(f"{ds}, gamma={gamma:g}", fontsize=9)
@@ -159,7 +192,7 @@ def split_reference(ref: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return ref[~mask], ref[mask]
 
 
-def reference_rows(ref_authors: pd.DataFrame, gaps: pd.DataFrame) -> list[dict]:
+def reference_rows(ref_authors: pd.DataFrame, gaps: pd.DataFrame, preset: str = "paper") -> list[dict]:
     """Comparison rows for the reference rows of the authors' stored runs."""
     from .common import compare_row
 
@@ -172,7 +205,7 @@ def reference_rows(ref_authors: pd.DataFrame, gaps: pd.DataFrame) -> list[dict]:
                      & (gaps["algorithm"] == r.algorithm) & np.isclose(gaps["fraction"], float(m.group(1)))]
             if len(g) and not pd.isna(g["ours"].iloc[0]):
                 ours = float(g["ours"].iloc[0])
-                note = f"mean ARI of our {int(g['n_ours'].iloc[0])} runs after {m.group(1)} |E| queries (authors' code)"
+                note = f"mean ARI of our {int(g['n_ours'].iloc[0])} runs after {m.group(1)} |E| queries (preset={preset})"
         rows.append(compare_row(r.quantity, r.value, ours, r.tolerance, algorithm=r.algorithm, versus=r.versus,
                                 ref_id=r.ref_id, note=note) | {"dataset": r.dataset, "gamma": r.gamma})
     return rows
@@ -201,7 +234,9 @@ def side_by_side(experiment: str, records: pd.DataFrame, ref_authors: pd.DataFra
         return reference_rows(ref_authors, pd.DataFrame()), f"\n## Beside the authors' stored runs\n\nNot drawn: {exc}\n"
     theirs = theirs[theirs["init"] == init].assign(run=lambda d: d["repeat"])
     ours = our_runs(traces, ok)
-    theirs = theirs[theirs["dataset"].isin(set(ours["dataset"])) & theirs["algorithm"].isin(set(ours["algorithm"]))]
+    pairs = set(zip(ours["dataset"], ours["gamma"].round(6)))
+    keep = np.array([(d, round(g, 6)) in pairs for d, g in zip(theirs["dataset"], theirs["gamma"])], dtype=bool)
+    theirs = theirs[keep & theirs["algorithm"].isin(set(ours["algorithm"])).to_numpy()]
     out_dir = Path(out_dir)
     sections = []
     rows = []
@@ -214,14 +249,15 @@ def side_by_side(experiment: str, records: pd.DataFrame, ref_authors: pd.DataFra
         show = gaps.pivot_table(index=["dataset", "gamma", "algorithm"], columns="fraction",
                                 values="gap").reset_index()
         show.columns = [c if not isinstance(c, float) else f"gap at {c:g} |E|" for c in show.columns]
-        sections.append(f"### preset={preset}\n\nARI gap (ours - authors' stored runs; mean over runs), "
+        sections.append(f"### preset={preset}\n\nFigure `figures/{experiment}_vs_authors_ari{suffix}.png`. ARI gap (ours - authors' stored runs; mean over runs), "
                         f"`tables/ari_gap_vs_authors{suffix}.csv` has both means and their sd:\n\n"
                         f"{markdown_table(show, digits=3)}\n")
         if preset == "paper" or len(rows) == 0:
-            rows = reference_rows(ref_authors, gaps)
+            rows = reference_rows(ref_authors, gaps, preset)
     text = ("\n## Beside the authors' stored runs\n\nTheir repository's stored runs (8 repeats; tau 3, their noise "
-            "model, see experiments/aronsson2024/README.md) against ours on the fraction of |E| queried; figure "
-            f"`figures/{experiment}_vs_authors_ari.png`.\n\n" + "\n".join(sections))
+            "model, see experiments/aronsson2024/README.md) against ours on the fraction of |E| queried (ours solid, "
+            "theirs dashed, +-1 sd bands); the reference rows use the paper preset's runs when there are any.\n\n"
+            + "\n".join(sections))
     return rows, text
 
 
