@@ -217,10 +217,10 @@ def build_manifest() -> dict[str, ManifestEntry]:
     ValueError
         When two loaders name the same file with different checksums or URLs.
     """
-    from . import categorical, food100, nature, uci, uci_active, uci_constrained
+    from . import aronsson_arrays, categorical, food100, nature, uci, uci_active, uci_constrained
 
     b = _Builder()
-    for specs in (uci.UCI_SPECS, uci_constrained.CONSTRAINED_SPECS, uci_active.ACTIVE_SPECS):
+    for specs in (uci.UCI_SPECS, uci_constrained.CONSTRAINED_SPECS, uci_active.ACTIVE_SPECS, aronsson_arrays.ARRAY_SPECS):
         for spec in specs.values():
             for f in spec.files:
                 b.add_file(f.relpath, f.sha256, f.url, spec.name)

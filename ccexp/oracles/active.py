@@ -3,7 +3,10 @@
 Each query of an edge (u, v) returns the true similarity sigma*(u, v) in
 {-1, +1} (+1 within a class) with probability 1 - gamma, and otherwise a
 value drawn uniformly from [-1, -lambda) U (lambda, 1].  The noise is
-non-persistent: asking again draws again.  The oracle holds the ground
+non-persistent: asking again draws again.  ``preset="authors"`` is the
+noise of the authors' public code instead (Linusaronsson/Active-Correlation-Clustering
+@ 313d989, ``update_similarity``, the same at the commit of their stored
+runs): a magnitude uniform in [0.15, 0.5) with a fair sign.  The oracle holds the ground
 truth; an algorithm sees only the answers, through :meth:`query`.
 """
 
@@ -14,6 +17,10 @@ import numpy as np
 from .._validation import check_labels, check_probability, check_random_state
 from ..problem import Problem
 from ..registry import ORACLES
+
+
+#: noisy magnitudes per preset ("paper": (lam, 1], filled in from lam)
+NOISE_PRESETS = {"paper": None, "authors": (0.15, 0.5)}
 
 
 class PairwiseSimilarityOracle:
@@ -30,6 +37,11 @@ class PairwiseSimilarityOracle:
         weaker than the initial similarities |sigma_0| <= lambda.
     budget : int, optional
         Maximum number of queries; one more raises ``RuntimeError``.
+    preset : {"paper", "authors"}
+        The noisy answers' magnitudes: uniform in (lam, 1] (paper, Section
+        2.2) or in [0.15, 0.5) (the authors' code).
+    noise_range : (low, high) or None
+        Overrides the preset's range of noisy magnitudes, uniform in [low, high].
     random_state : int, SeedSequence or Generator, optional
         Seed of the noise.  :meth:`session` restarts from this seed.
 
@@ -46,7 +58,8 @@ class PairwiseSimilarityOracle:
     ([1.0, -1.0], 2)
     """
 
-    def __init__(self, y, gamma: float = 0.0, lam: float = 0.1, budget: int | None = None, random_state=None):
+    def __init__(self, y, gamma: float = 0.0, lam: float = 0.1, budget: int | None = None, random_state=None,
+                 preset: str = "paper", noise_range=None):
         y = check_labels(y, "y", allow_empty=True)  # encoded, never cast: 0.1 and 0.2 stay two classes
         if y.shape[0] < 2:
             raise ValueError(f"y must be a 1-d label array with at least 2 items, got shape {y.shape}")
@@ -59,6 +72,15 @@ class PairwiseSimilarityOracle:
         if budget is not None and (int(budget) != budget or budget < 0):
             raise ValueError(f"budget must be a non-negative integer or None, got {budget!r}")
         self.budget = None if budget is None else int(budget)
+        if preset not in NOISE_PRESETS:
+            raise ValueError(f"preset must be one of {sorted(NOISE_PRESETS)}, got {preset!r}")
+        self.preset = preset
+        if noise_range is None:
+            noise_range = (lam, 1.0) if preset == "paper" else NOISE_PRESETS[preset]
+        lo, hi = (float(x) for x in noise_range)
+        if not 0.0 <= lo <= hi <= 1.0:
+            raise ValueError(f"noise_range must be (low, high) with 0 <= low <= high <= 1, got {noise_range!r}")
+        self.noise_range = (lo, hi)
         # a fixed seed, so every session replays the same noise stream
         self._seed = np.random.SeedSequence(check_random_state(random_state).integers(0, 2**63 - 1))
         self._rng = np.random.default_rng(self._seed)
@@ -106,8 +128,9 @@ class PairwiseSimilarityOracle:
         truth = np.where(self._y[u] == self._y[v], 1.0, -1.0)
         noisy = self._rng.random(u.shape[0]) < self.gamma
         k = int(noisy.sum())
-        # uniform on [-1, -lam) U (lam, 1]: a magnitude in (lam, 1] and a fair sign
-        mag = 1.0 - (1.0 - self.lam) * self._rng.random(k)
+        # paper: uniform on [-1, -lam) U (lam, 1], a magnitude in (lam, 1] and a fair sign
+        lo, hi = self.noise_range
+        mag = hi - (hi - lo) * self._rng.random(k)
         sign = np.where(self._rng.random(k) < 0.5, -1.0, 1.0)
         truth[noisy] = sign * mag
         self.n_queries += int(u.shape[0])
@@ -115,23 +138,30 @@ class PairwiseSimilarityOracle:
 
     def __repr__(self) -> str:
         return (f"PairwiseSimilarityOracle(n_items={self.n_items}, gamma={self.gamma}, lam={self.lam}, "
-                f"budget={self.budget}, n_queries={self.n_queries})")
+                f"budget={self.budget}, preset={self.preset!r}, n_queries={self.n_queries})")
 
 
 @ORACLES.register("pairwise_similarity")
-def pairwise_similarity_oracle(dataset, gamma=0.2, lam=0.1, budget=None, random_state=None) -> Problem:
+def pairwise_similarity_oracle(dataset, gamma=0.2, lam=0.1, budget=None, random_state=None, preset="paper",
+                               noise_range=None) -> Problem:
     """A :class:`~ccexp.problem.Problem` whose ``oracle`` answers noisy similarity queries.
 
     The problem also carries the dataset's features ``X`` when it has them
     (for the k-means initialisation of sigma_0 and for feature-based
     baselines); ``meta["init_k"]`` passes on the dataset's k-means k
-    (Section 4.1) where it names one.
+    (Section 4.1) where it names one.  ``preset="authors"`` gives the
+    authors' code's noise (see :class:`PairwiseSimilarityOracle`) and, as
+    their script does, the number of classes as the k-means k.
     """
     if dataset.y is None:
         raise ValueError(f"the pairwise_similarity oracle needs ground-truth labels; dataset {dataset.name!r} has none")
-    oracle = PairwiseSimilarityOracle(dataset.y, gamma=gamma, lam=lam, budget=budget, random_state=random_state)
+    oracle = PairwiseSimilarityOracle(dataset.y, gamma=gamma, lam=lam, budget=budget, random_state=random_state,
+                                      preset=preset, noise_range=noise_range)
     n = dataset.n_items
     meta = {"n_edges": n * (n - 1) // 2}
-    if "kmeans_k" in dataset.params:
+    if preset == "authors":
+        # their run_experiments.py: k-means with k = the number of classes (from Y)
+        meta["init_k"] = int(np.unique(dataset.y).shape[0])
+    elif "kmeans_k" in dataset.params:
         meta["init_k"] = int(dataset.params["kmeans_k"])
     return Problem(n_items=n, X=dataset.X, oracle=oracle, meta=meta)

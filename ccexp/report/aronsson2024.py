@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._aronsson2024_authors import side_by_side, split_reference
 from .common import compare_row, with_error_bars, load_reference, markdown_table, ok_records, write_table
 
 PAPER = "aronsson2024"
@@ -237,10 +238,14 @@ def _init_report(records, out_dir, scale, experiment, title):
         return
     _, auc_mean, reach, setting = res
     ref = load_reference(PAPER, experiment)
+    ref, ref_authors = split_reference(ref)  # rows from the authors' stored runs: _aronsson2024_authors
     rows = _claims(ref, auc_mean, reach, [s for s in setting if s != "algorithm"])
+    authors_rows, authors_text = side_by_side(experiment, records, ref_authors, Path(out_dir), scale)
+    rows += authors_rows
     table = markdown_table(auc_mean.pivot_table(index=["dataset", "oracle.gamma"], columns="algorithm", values="auc")
                            .reset_index(), digits=3)
-    _write_comparison(rows, Path(out_dir), title, f"## Area under the ARI curve (mean over repetitions)\n\n{table}\n")
+    _write_comparison(rows, Path(out_dir), title,
+                      f"## Area under the ARI curve (mean over repetitions)\n\n{table}\n{authors_text}")
 
 
 def report_acc_random_init(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:

@@ -47,7 +47,9 @@ TOLERANCE_RULE = (
     "**differs**: outside the tolerance; **not run**: the records do not cover the row. "
     "A claim (kind `claim`) is reproduced when it holds as its check text reads it, else differs. "
     "A row that needs another rule names it in `rule` with its reason (`at_most`: ours ≤ the paper's "
-    "value, for a ceiling the paper states)."
+    "value, for a ceiling the paper states; `two_sample`: the reference value is itself a mean of N runs, "
+    "the authors' stored curves, so 2 × the standard error of the difference of the two means replaces "
+    "2 × our standard error)."
 )
 
 #: Shown in tables for a cell the records do not cover.
@@ -379,7 +381,10 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
         method has in the same cell group (missing: no competitor).
     rule : str
         ``""`` for the written rule; ``"at_most: <reason>"`` for a ceiling
-        (ours ≤ paper + half a unit).
+        (ours ≤ paper + half a unit); ``"two_sample: sd=S n=N <reason>"``
+        when the reference value is itself a mean of N runs with standard
+        deviation S (the authors' stored runs): 2 SE of the difference of
+        the two means, sqrt(SE_ours² + S²/N), replaces 2 SE of ours.
     claim_tolerance : float, optional
         A claim whose check measures a share or a ratio (not a 1/0) holds
         when ``|ours - paper| <= claim_tolerance``, the threshold its check
@@ -422,13 +427,34 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
     kind_of_rule = (rule or "").split(":", 1)[0].strip()
     if kind_of_rule == "at_most":
         return half, (REPRODUCED if ours_v <= paper_v + half * (1 + 1e-9) else DIFFERS)
-    if kind_of_rule:
-        raise ValueError(f"rule {rule!r}: unknown rule (valid: '', 'at_most: <reason>')")
+    if kind_of_rule == "two_sample":
+        # the reference value is itself a mean of n runs (the authors' stored
+        # curves): 2 SE of the *difference* of two means replaces 2 SE of ours
+        ref_sem = _two_sample_sem(rule)
+        raw = half + 2.0 * math.sqrt(sem_v**2 + ref_sem**2)
+        tol = min(raw, cap_v)
+        sem_v = math.sqrt(sem_v**2 + ref_sem**2)
+    elif kind_of_rule:
+        raise ValueError(f"rule {rule!r}: unknown rule (valid: '', 'at_most: <reason>', 'two_sample: sd=S n=N <reason>')")
     if 2.0 * sem_v >= cap_v - _EPS and diff <= raw + _EPS:
         return tol, INDISTINGUISHABLE
     if round(ours_v, d) == round(paper_v, d) or math.isclose(round(ours_v, d), round(paper_v, d), abs_tol=half * 1e-6):
         return tol, REPRODUCED
     return tol, (WITHIN if diff <= tol + _EPS else DIFFERS)
+
+
+def _two_sample_sem(rule: str) -> float:
+    """The reference's own SE, ``sd / sqrt(n)``, from a ``two_sample: sd=S n=N ...`` rule.
+
+    >>> round(_two_sample_sem("two_sample: sd=0.04 n=8 (their runs)"), 4)
+    0.0141
+    """
+    import re
+
+    m = re.search(r"sd=([0-9.eE+-]+)\s+n=(\d+)", rule)
+    if m is None or int(m.group(2)) < 1:
+        raise ValueError(f"rule {rule!r}: a two_sample rule needs 'sd=S n=N'")
+    return float(m.group(1)) / math.sqrt(int(m.group(2)))
 
 
 def sem_of(values) -> tuple[float, int]:

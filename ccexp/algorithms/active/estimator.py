@@ -20,6 +20,24 @@ from .local_search import ETA, _local_search
 from .strategies import EXPLORATIONS, STRATEGIES, BatchSelector
 
 INITS = ("random", "kmeans")
+PRESETS = ("paper", "authors")
+FIRST_KS = ("n", "init")
+
+#: What each preset sets for the parameters left at ``None``.  "paper" is the
+#: text of Aronsson & Chehreghani (2024) (Sections 2.4, 3.5, 4.1); "authors"
+#: is their public code (Linusaronsson/Active-Correlation-Clustering @ 313d989,
+#: configs of the stored runs): tau = 3 counted without sigma_0 (an edge stays
+#: eligible while 1 + answers <= tau), exploration least-queried first,
+#: T = 5 restarts of at most 30 passes each, the first clustering started from
+#: the K_init = 10 clusters of sigma_0.
+PRESET_PARAMS = {
+    "paper": {"tau": 5, "tau_counts_sigma0": True, "exploration": "uniform", "n_restarts": 3,
+              "max_passes": None, "first_k": "n"},
+    "authors": {"tau": 3, "tau_counts_sigma0": False, "exploration": "frequency", "n_restarts": 5,
+                "max_passes": 30, "first_k": "init"},
+}
+#: a pass cap that only guards against a non-terminating loop (the paper has none)
+SAFETY_PASSES = 1000
 
 
 def initial_similarity(labels, lam: float = 0.1) -> np.ndarray:
@@ -59,19 +77,35 @@ class ActiveCorrelationClustering(ProblemEstimator):
         maxexp's inverse temperature (Eq. 11; paper: 1).
     epsilon : float
         Probability that a maxmin / maxexp batch explores instead (paper: 0.3).
-    exploration : {"uniform", "frequency"}
+    exploration : {"uniform", "frequency"} or None
         How an exploring batch is chosen: uniformly at random, as the paper
         writes (Section 3.5), or least-queried first (Eq. 9), as the
-        authors' public code does.
-    tau : int or None
-        Cap on the queries of one edge (paper: 5); None for no cap.
+        authors' public code does.  None: the preset's.
+    tau : int, inf or None
+        Cap on the queries of one edge (paper: 5, authors' runs: 3); inf for
+        no cap; None: the preset's.
+    tau_counts_sigma0 : bool or None
+        Whether tau bounds |Q_e|, which holds sigma_0 (the paper, Section
+        3.5: max |Q_e| <= tau, so at most tau - 1 answers), or the answers
+        alone (the authors' code: at most tau answers).  None: the preset's.
     xi : float in [0, 1] or None
         Fraction of the violating edges sampled by Algorithm 3 (Section 4.4);
         None samples N of them (line 3).
-    n_restarts : int
-        T of Algorithm 2 (paper: 3).
+    n_restarts : int or None
+        T of Algorithm 2 (paper: 3, authors' code: 5).  None: the preset's.
     eta : float
         Stopping threshold of Algorithm 2 (paper: 2**-52).
+    max_passes : int or None
+        Cap on the passes of one restart of Algorithm 2 (authors' code: 30;
+        the paper has none, None there means a safety cap of 1000).
+    first_k : {"n", "init"} or None
+        k of the first clustering: N (the paper, Section 2.4) or the number
+        of clusters of sigma_0's clustering (the authors' code).
+    preset : {"paper", "authors"}
+        Fills every parameter above left at None: "paper" follows the
+        paper's text, "authors" the authors' public code where it departs
+        from the text (see ``PRESET_PARAMS``).  Pair it with the oracle's
+        preset of the same name (its noise model).
     random_state : int, Generator or None
 
     Attributes
@@ -118,12 +152,16 @@ class ActiveCorrelationClustering(ProblemEstimator):
         lam=0.1,
         beta=1.0,
         epsilon=0.3,
-        exploration="uniform",
-        tau=5,
+        exploration=None,
+        tau=None,
         xi=None,
-        n_restarts=3,
+        n_restarts=None,
         eta=ETA,
         random_state=None,
+        tau_counts_sigma0=None,
+        max_passes=None,
+        first_k=None,
+        preset="paper",
     ):
         self.strategy = strategy
         self.max_queries = max_queries
@@ -139,6 +177,20 @@ class ActiveCorrelationClustering(ProblemEstimator):
         self.n_restarts = n_restarts
         self.eta = eta
         self.random_state = random_state
+        self.tau_counts_sigma0 = tau_counts_sigma0
+        self.max_passes = max_passes
+        self.first_k = first_k
+        self.preset = preset
+
+    def resolved_params(self) -> dict:
+        """The parameters that the preset fills, as this estimator runs them."""
+        if self.preset not in PRESETS:
+            raise unknown_name_error("preset", self.preset, PRESETS)
+        out = {}
+        for name, default in PRESET_PARAMS[self.preset].items():
+            value = getattr(self, name)
+            out[name] = default if value is None else value
+        return out
 
     # -- validation ---------------------------------------------------------
     def _budget(self, n_edges: int) -> int:
@@ -155,12 +207,21 @@ class ActiveCorrelationClustering(ProblemEstimator):
         return int(math.floor(q * n_edges))
 
     def _check_params(self, n_edges: int):
+        """(B, budget) after validating every parameter (QECC and COBRAS reuse it for theirs)."""
+        p = self.resolved_params()
         if self.strategy not in STRATEGIES:
             raise unknown_name_error("strategy", self.strategy, STRATEGIES)
         if self.init not in INITS:
             raise unknown_name_error("init", self.init, INITS)
-        if self.exploration not in EXPLORATIONS:
-            raise unknown_name_error("exploration", self.exploration, EXPLORATIONS)
+        if p["exploration"] not in EXPLORATIONS:
+            raise unknown_name_error("exploration", p["exploration"], EXPLORATIONS)
+        if p["first_k"] not in FIRST_KS:
+            raise unknown_name_error("first_k", p["first_k"], FIRST_KS)
+        if not isinstance(p["tau_counts_sigma0"], (bool, np.bool_)):
+            raise ValueError(f"tau_counts_sigma0 must be True, False or None, got {p['tau_counts_sigma0']!r}")
+        if p["max_passes"] is not None:
+            check_positive_int(p["max_passes"], "max_passes")
+        check_positive_int(p["n_restarts"], "n_restarts")
         b = self.batch_size
         if isinstance(b, str) and b == "auto":
             B = max(1, math.ceil(n_edges / 1000))
@@ -176,8 +237,9 @@ class ActiveCorrelationClustering(ProblemEstimator):
             raise ValueError(f"beta must be >= 0 (inf allowed), got {self.beta!r}")
         if not 0.0 <= float(self.lam) < 1.0:
             raise ValueError(f"lam must be in [0, 1), got {self.lam!r}")
-        if self.tau is not None and not (np.isinf(self.tau) or (int(self.tau) == self.tau and self.tau >= 1)):
-            raise ValueError(f"tau must be a positive integer, inf or None, got {self.tau!r}")
+        tau = p["tau"]
+        if not (np.isinf(tau) or (int(tau) == tau and tau >= 1)):
+            raise ValueError(f"tau must be a positive integer, inf or None, got {tau!r}")
         if self.xi is not None and not 0.0 <= float(self.xi) <= 1.0:
             raise ValueError(f"xi must be in [0, 1] or None, got {self.xi!r}")
         return B, self._budget(n_edges)
@@ -227,24 +289,31 @@ class ActiveCorrelationClustering(ProblemEstimator):
             raise ValueError(f"need at least 2 items, got {n}")
         n_edges = n * (n - 1) // 2
         B, budget = self._check_params(n_edges)
+        p = self.resolved_params()
         rng = check_random_state(self.random_state)
         lam = float(self.lam)
         # sigma_0 and the query matrix Q (lines 1-2): total = sum of Q_uv, counts = |Q_uv| - 1
-        S = initial_similarity(self._initial_labels(n, X, meta, rng), lam)
+        init_labels = self._initial_labels(n, X, meta, rng)
+        S = initial_similarity(init_labels, lam)
         total = S.copy()
         counts = np.zeros((n, n), dtype=np.int32)
-        selector = BatchSelector(n, self.strategy, self.beta, self.epsilon, self.tau, self.xi, self.exploration)
-        n_restarts = check_positive_int(self.n_restarts, "n_restarts")
+        # the cap on answers per edge: |Q_e| = 1 + answers <= tau (paper) or answers <= tau (authors' code)
+        tau = p["tau"]
+        cap = None if np.isinf(tau) else int(tau) - (1 if p["tau_counts_sigma0"] else 0)
+        selector = BatchSelector(n, self.strategy, self.beta, self.epsilon, cap, self.xi, p["exploration"])
+        n_restarts = int(p["n_restarts"])
+        max_passes = SAFETY_PASSES if p["max_passes"] is None else int(p["max_passes"])
         eta = float(self.eta)
         timings = {"cluster": 0.0, "select": 0.0, "query": 0.0}
         history = []
         n_queries = 0
-        k = n  # k = |z| in the first iteration, then |C^i|
+        # k = |z| in the first iteration (paper), or sigma_0's clusters (authors' code); then |C^i|
+        k = n if p["first_k"] == "n" else int(init_labels.max()) + 1  # their K_dyn = max label + 1
         self.status_ = "ok"
         self.stop_reason_ = "budget"
         while True:
             t0 = time.perf_counter()
-            labels, objective, _ = _local_search(S, k, n_restarts, eta, 1000, rng)  # line 5
+            labels, objective, _ = _local_search(S, k, n_restarts, eta, max_passes, rng)  # line 5
             t_cluster = time.perf_counter() - t0
             timings["cluster"] += t_cluster
             k = int(labels.max()) + 1
@@ -264,7 +333,7 @@ class ActiveCorrelationClustering(ProblemEstimator):
             entry["n_violations"] = selector.n_violations
             entry["explored"] = selector.explored
             if bu.shape[0] == 0:
-                self.stop_reason_ = "exhausted"  # every edge has been asked tau times
+                self.stop_reason_ = "exhausted"  # every edge has reached the cap tau
                 break
             t0 = time.perf_counter()
             answers = np.asarray(oracle.query(bu, bv), dtype=np.float64)  # line 8
@@ -304,16 +373,20 @@ def _register(name: str, strategy: str):
         lam=0.1,
         beta=1.0,
         epsilon=0.3,
-        exploration="uniform",
-        tau=5,
+        exploration=None,
+        tau=None,
         xi=None,
-        n_restarts=3,
+        n_restarts=None,
         eta=ETA,
         random_state=None,
+        tau_counts_sigma0=None,
+        max_passes=None,
+        first_k=None,
+        preset="paper",
     ):
         ActiveCorrelationClustering.__init__(
             self, strategy, max_queries, batch_size, init, init_k, lam, beta, epsilon, exploration, tau, xi,
-            n_restarts, eta, random_state,
+            n_restarts, eta, random_state, tau_counts_sigma0, max_passes, first_k, preset,
         )
 
     cls_name = "ACC" + strategy.capitalize()

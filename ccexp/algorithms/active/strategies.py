@@ -84,12 +84,13 @@ class BatchSelector:
     items.  Scores live at ``[a, b]`` with ``a < b``.
     """
 
-    def __init__(self, n, strategy, beta, epsilon, tau, xi, exploration):
+    def __init__(self, n, strategy, beta, epsilon, cap, xi, exploration):
         self.n = n
         self.strategy = strategy
         self.beta = float(beta)
         self.epsilon = float(epsilon)
-        self.cap = np.iinfo(np.int32).max if tau is None or np.isinf(tau) else int(tau)
+        # most answers an edge may get (None: no cap)
+        self.cap = np.iinfo(np.int32).max if cap is None else int(cap)
         self.xi = xi
         self.exploration = exploration
         n_edges = n * (n - 1) // 2
