@@ -185,3 +185,20 @@ def test_missing_reference_names_path(tmp_path, monkeypatch):
     monkeypatch.setenv("CCEXP_EXPERIMENTS_DIR", str(tmp_path))
     with pytest.raises(FileNotFoundError, match="reference.csv"):
         load_reference("ukkonen2017")
+
+
+def test_two_sample_rule_adds_the_reference_runs_sampling_error():
+    """A reference that is itself a mean of n runs (the authors' stored curves) widens by its own SE, not more."""
+    from ccexp.report.common import judge
+
+    # ours 0.95 +- 0 against theirs 0.98 with sd 0.04 over 8 runs: 2 * 0.04/sqrt(8) = 0.0283 + 0.0005 < 0.03
+    tol, status = judge("approx", 0.98, 0.95, decimals=3, sem=0.0, rule="two_sample: sd=0.04 n=8 (their runs)")
+    assert tol == pytest.approx(0.0005 + 2 * 0.04 / 8**0.5)
+    assert status == "differs"
+    tol, status = judge("approx", 0.98, 0.955, decimals=3, sem=0.0, rule="two_sample: sd=0.04 n=8 (their runs)")
+    assert status == "within tolerance"
+    # the cap to a competitor still applies
+    tol, _ = judge("approx", 0.98, 0.96, decimals=3, sem=0.0, cap=0.01, rule="two_sample: sd=0.04 n=8 (x)")
+    assert tol == pytest.approx(0.01)
+    with pytest.raises(ValueError, match="sd=S n=N"):
+        judge("approx", 0.98, 0.96, decimals=3, rule="two_sample: their runs")

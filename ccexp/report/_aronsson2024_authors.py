@@ -206,7 +206,7 @@ def reference_rows(ref_authors: pd.DataFrame, gaps: pd.DataFrame, preset: str = 
             if len(g) and not pd.isna(g["ours"].iloc[0]):
                 ours = float(g["ours"].iloc[0])
                 n = int(g["n_ours"].iloc[0])
-                sd = g["sd_ours"].iloc[0]
+                sd = g["sd_ours"].iloc[0] if "sd_ours" in g else np.nan
                 sem = 0.0 if n <= 1 or pd.isna(sd) else float(sd) / np.sqrt(n)
                 note = f"mean ARI of our {int(g['n_ours'].iloc[0])} runs after {m.group(1)} |E| queries (preset={preset})"
         rows.append(compare_row(r.quantity, r.value, ours, r.tolerance, algorithm=r.algorithm, versus=r.versus,
