@@ -64,3 +64,34 @@ def scales_present(results: str | Path, name: str) -> list[str]:
     found = [p.name for p in root.iterdir() if p.is_dir() and any(
         (p / f).exists() for f in ("records.parquet", "parts", "comparison.csv", "run.json"))]
     return sorted(found, key=lambda s: (s != PAPER_SCALE, s))
+
+
+def has_records(folder: str | Path) -> bool:
+    """Whether a scale folder holds records (consolidated or parts)."""
+    folder = Path(folder)
+    return (folder / "records.parquet").is_file() or any((folder / "parts").glob("part-*.parquet"))
+
+
+def latest_label(results: str | Path, name: str, prefer_paper: bool = False, require: str | None = None) -> str | None:
+    """The scale folder of ``name`` to read when none is given, or None.
+
+    ``prefer_paper``: ``paper`` when it holds ``require`` (else records);
+    otherwise the folder whose ``run.json`` (or ``require`` file) was written
+    last: "the scale of the last run".
+    """
+    def ok(label: str) -> bool:
+        folder = experiment_dir(results, name, label)
+        return (folder / require).is_file() if require else has_records(folder)
+
+    labels = [s for s in scales_present(results, name) if ok(s)]
+    if not labels:
+        return None
+    if prefer_paper and PAPER_SCALE in labels:
+        return PAPER_SCALE
+
+    def written(label: str) -> float:
+        folder = experiment_dir(results, name, label)
+        stamp = folder / (require or "run.json")
+        return stamp.stat().st_mtime if stamp.exists() else folder.stat().st_mtime
+
+    return max(labels, key=written)
