@@ -97,12 +97,50 @@ def _hydra_main(cfg: DictConfig) -> None:
         sys.exit(2)
 
 
+# Hydra flags that take a value (the value is not an override)
+_FLAGS_WITH_VALUE = {"--cfg", "-c", "--package", "-p", "--config-path", "-cp", "--config-name", "-cn",
+                     "--config-dir", "-cd", "--info", "-i", "--experimental-rerun"}
+
+
+def _overrides_of(argv: list[str]) -> list[str]:
+    """The config overrides among ``argv`` (Hydra's flags and ``hydra.*`` keys left out)."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg.startswith("-"):
+            skip = arg in _FLAGS_WITH_VALUE
+        elif not arg.lstrip("+~").startswith(("hydra.", "hydra/", "hydra=")):
+            out.append(arg)
+    return out
+
+
 def main() -> None:
-    """Console-script entry (``ccexp``)."""
-    from .runner.config import normalize_overrides
+    """Console-script entry (``ccexp``).
+
+    Before Hydra runs, the overrides are composed once: a key the config
+    does not have, or a value Hydra cannot parse, then ends the command with
+    one line and exit status 2 (as argparse does) instead of Hydra's report;
+    and with a single algorithm in the experiment its config is chosen, so
+    ``algorithm.<param>=v`` sets that algorithm's parameter.
+    """
+    from hydra.errors import HydraException
+
+    from .runner.config import compose_config, normalize_overrides, with_algorithm_choice
 
     # +experiment=NAME (the older spelling) is the plain choice experiment=NAME
-    sys.argv[1:] = normalize_overrides(sys.argv[1:])
+    argv = normalize_overrides(sys.argv[1:])
+    if not {"--help", "-h", "--hydra-help", "--version", "--shell-completion", "-sc"} & set(argv):
+        overrides = _overrides_of(argv)
+        try:
+            chosen = with_algorithm_choice(overrides)
+            compose_config(chosen)
+        except HydraException as err:
+            lines = [line.strip().rstrip(".") for line in str(err).splitlines() if line.strip()]
+            print(f"ccexp: error: {'; '.join(lines)}", file=sys.stderr)
+            sys.exit(2)
+        argv = chosen[len(overrides):] + argv  # before Hydra's flags, whose argparse takes overrides first
+    sys.argv[1:] = argv
     _hydra_main()
 
 

@@ -51,6 +51,33 @@ def normalize_overrides(overrides) -> list[str]:
     return [o[1:] if o.startswith("+experiment=") else o for o in overrides or ()]
 
 
+def with_algorithm_choice(overrides) -> list[str]:
+    """``overrides`` plus ``algorithm=A`` when the experiment runs the single algorithm ``A``.
+
+    So that ``experiment.algorithms=[acc_maxexp] algorithm.tau=3`` composes
+    ``tau`` on ``acc_maxexp``'s config (not on the root default's).  An
+    explicit ``algorithm=NAME`` is kept.  The experiment is composed once
+    without the ``algorithm.*`` keys to learn its list.
+    """
+    overrides = normalize_overrides(overrides)
+    ovs = parse_overrides(overrides)
+    if any(o.key == "algorithm" for o in ovs) or not any(o.group == "algorithm" for o in ovs):
+        return overrides
+    plain = [o.text for o in ovs if o.group != "algorithm"]
+    cfg = compose_config(plain)
+    if cfg.get("experiment") is None:
+        return overrides
+    names = OmegaConf.select(cfg, "experiment.algorithms")
+    try:
+        scaled = apply_scale(cfg.experiment, plain)
+        names = scaled.get("algorithms", names)
+    except ConfigError:
+        pass
+    if isinstance(names, (list, ListConfig)) and len(names) == 1 and isinstance(names[0], str):
+        return [*overrides, f"algorithm={names[0]}"]
+    return overrides
+
+
 def compose_config(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
     """The root config composed with ``overrides`` (as on the command line)."""
     overrides = normalize_overrides(overrides)
@@ -355,7 +382,9 @@ def check_options(cfg: DictConfig, experiment: dict) -> dict:
     if len(set(algorithms)) != len(algorithms):
         raise ConfigError(f"experiment.algorithms lists an algorithm twice: {_fmt(algorithms)}")
     runner = OmegaConf.to_container(cfg.runner, resolve=True)
-    _check_int(runner.get("n_jobs", -1), "runner.n_jobs", minimum=1, allow=tuple(range(-64, 0)))
+    n_jobs = runner.get("n_jobs", -1)
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
+        raise ConfigError(f"runner.n_jobs must be a non-zero integer (-1: all cores, 2: two workers), got {_fmt(n_jobs)!r}")
     _check_bool(runner.get("progress", True), "runner.progress")
     if runner.get("backend") not in ("loky", "dask", "threading", "multiprocessing", "sequential"):
         raise ConfigError(f"runner.backend must be loky or dask (runner=local | runner=dask), got {runner.get('backend')!r}")
@@ -441,5 +470,6 @@ def experiment_cases(name: str, scale: str | None = None, overrides: list[str] |
     ov = [f"experiment={name}", *overrides]
     if scale is not None:
         ov.append(f"experiment.scale={scale}")
+    ov = with_algorithm_choice(ov)
     spec = resolve_run(compose_config(ov), ov)
     return spec.experiment, spec.cases()
