@@ -21,6 +21,20 @@ from omegaconf import DictConfig, OmegaConf
 log = logging.getLogger("ccexp")
 
 
+def _help(what: str) -> str:
+    """Text for the help page (conf/hydra/help/ccexp.yaml): ``experiments`` lists them, one line each."""
+    from .runner.config import experiment_description
+
+    if what == "experiments":
+        names = list_experiments()
+        width = max(map(len, names))
+        return "\n".join(f"  {n:<{width}}  {experiment_description(n)}" for n in names)
+    raise ValueError(f"unknown help section {what!r}")
+
+
+OmegaConf.register_new_resolver("ccexp_help", _help, replace=True)
+
+
 def list_experiments() -> list[str]:
     folder = resources.files("ccexp.conf").joinpath("experiment")
     return sorted(p.name[: -len(".yaml")] for p in folder.iterdir() if p.name.endswith(".yaml"))

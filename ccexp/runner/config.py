@@ -93,6 +93,22 @@ def list_options(group: str) -> list[str]:
     return sorted(p.name[: -len(".yaml")] for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
+def experiment_description(name: str, width: int = 100) -> str:
+    """One line about an experiment: the header comment of ``conf/experiment/<name>.yaml``, cut at ``width``."""
+    text = resources.files("ccexp.conf").joinpath("experiment", f"{name}.yaml").read_text()
+    words = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        if "@package" not in line:
+            words += line.lstrip("# ").split()
+    line = " ".join(words)
+    if len(line) <= width:
+        return line
+    cut = line[: width - 1]
+    return cut[: cut.rfind(" ")] + " …"
+
+
 def _registry(group: str):
     from ..registry import ALGORITHMS, DATASETS, ORACLES
 
