@@ -14,7 +14,7 @@ pytestmark = pytest.mark.slow
 
 def test_main_command_writes_records_report_and_mlflow(exp1_ci_run):
     out, proc = exp1_ci_run
-    folder = out / "exp1_triplets"
+    folder = out / "exp1_triplets" / "ci"
     df = pd.read_parquet(folder / "records.parquet")
     _, cases = experiment_cases("exp1_triplets", "ci")
     assert sorted(df["case_id"]) == sorted(c.case_id for c in cases)
@@ -34,7 +34,7 @@ def test_main_command_writes_records_report_and_mlflow(exp1_ci_run):
 def test_rerun_skips_finished_cases(exp1_ci_run, tmp_path):
     out, _ = exp1_ci_run
     copy = tmp_path / "copy"
-    shutil.copytree(out / "exp1_triplets", copy / "exp1_triplets")
+    shutil.copytree(out / "exp1_triplets" / "ci", copy / "exp1_triplets" / "ci")
     from conftest import run_cli
 
     proc = run_cli(["+experiment=exp1_triplets", "experiment.scale=ci", f"paths.results={copy}",

@@ -70,7 +70,7 @@ def test_dvc_repro_offline_and_status_after_changes(tmp_path):
 
     run = _dvc(["repro", "--single-item", "sweep@agg_robustness", "report@agg_robustness"], repo, env)
     assert run.returncode == 0, run.stdout + run.stderr
-    out = repo / "results" / "agg_robustness"
+    out = repo / "results" / "agg_robustness" / "ci"
     assert (out / "records.parquet").is_file() and (out / "comparison.csv").is_file() and (out / "report.md").is_file()
 
     status = _dvc(["status", "sweep@agg_robustness", "report@agg_robustness"], repo, env)

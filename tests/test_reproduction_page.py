@@ -69,7 +69,7 @@ EXP = "exp2_real_triplets"  # seven reference rows (Food and Nature), three flag
 
 def _fake_report(results, name, scale, shift=None):
     """A comparison.csv with ours = the paper's value, except ``shift = {ref_id: delta}``."""
-    out = results / name
+    out = results / name / scale
     out.mkdir(parents=True)
     (out / "run.json").write_text(json.dumps({"scale": scale, "code_version": "abc123"}))
     rows = []
