@@ -472,7 +472,13 @@ def resolve_run(cfg: DictConfig, overrides: list[str] | tuple[str, ...] = ()) ->
     spec = RunSpec(experiment, dataset, oracle, algorithms, spec_scale, label, fingerprint, options)
     # unknown keys of the base configs and of every swept dataset / oracle are refused before any case runs
     checked = set()
-    for case in spec.cases():
+    try:
+        cases = spec.cases()
+    except ConfigError:
+        raise
+    except ValueError as err:  # a grid the overrides made inconsistent (a swept key of an algorithm left out, ...)
+        raise ConfigError(str(err).splitlines()[0]) from err
+    for case in cases:
         for group, conf in (("dataset", case.instance.dataset), ("oracle", case.instance.oracle)):
             sig = (group, conf["name"], tuple(sorted(conf)))
             if sig not in checked:
