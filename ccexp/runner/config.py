@@ -395,6 +395,11 @@ def check_options(cfg: DictConfig, experiment: dict) -> dict:
     for a in algorithms:
         if not isinstance(a, str):
             raise ConfigError(f"experiment.algorithms must hold algorithm names, got {_fmt(a)!r}")
+        if a not in ALGORITHMS:
+            try:
+                ALGORITHMS.get(a)
+            except ValueError as err:  # "unknown algorithm 'x'; valid algorithms are: ..."
+                raise ConfigError(str(err).splitlines()[0]) from None
     if len(set(algorithms)) != len(algorithms):
         raise ConfigError(f"experiment.algorithms lists an algorithm twice: {_fmt(algorithms)}")
     runner = OmegaConf.to_container(cfg.runner, resolve=True)
