@@ -36,7 +36,7 @@ def test_params_list_every_experiment_once_with_its_paper():
 def test_reproduction_stage_reads_every_comparison_and_reference():
     stage = yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"]["reproduction"]
     deps = set(stage["deps"])
-    assert {f"results/{n}/comparison.csv" for n in list_experiments()} <= deps
+    assert {f"results/{n}/paper/comparison.csv" for n in list_experiments()} <= deps  # the paper-scale reports
     assert {f"experiments/{p}/reference.csv" for p in set(PAPER_OF.values())} <= deps
 
 

@@ -97,7 +97,7 @@ def test_page_lists_every_reference_row_with_status_and_links(tmp_path):
     # the differing row links to the paper's README, the figure is shown
     readme_link = "experiments/ukkonen2017/README.md"
     assert "[differs](" in text and readme_link in text
-    assert f"![a]({EXP}/figures/a.png)" in text
+    assert f"![a]({EXP}/paper/figures/a.png)" in text
     for source in ref["source"]:
         assert source.replace("|", "\\|") in text
     assert "code `abc123`" in text
