@@ -42,5 +42,5 @@ def require_data(relpath: str) -> pathlib.Path:
 
     path = data_dir() / relpath
     if not path.is_file():
-        pytest.skip(f"needs the data file {relpath} under CCEXP_DATA_DIR={data_dir()} (see ../shared/datasets/SOURCES.md)")
+        pytest.skip(f"needs the data file {relpath} under CCEXP_DATA_DIR={data_dir()} (python -m ccexp.data fetch downloads it)")
     return path
