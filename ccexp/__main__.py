@@ -1,4 +1,4 @@
-"""``python -m ccexp +experiment=NAME [overrides]``: run an experiment.
+"""``python -m ccexp experiment=NAME [overrides]``: run an experiment (``--help`` lists them).
 
 Hydra composes ``conf/`` (installed as ``ccexp.conf``); the runner expands
 the experiment's grid, runs the cases in parallel, stores the records,
@@ -9,6 +9,7 @@ writes the report (unless ``report=false``) and logs to MLflow (unless
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from importlib import resources
 from pathlib import Path
@@ -20,32 +21,54 @@ from omegaconf import DictConfig, OmegaConf
 log = logging.getLogger("ccexp")
 
 
+def _help(what: str) -> str:
+    """Text for the help page (conf/hydra/help/ccexp.yaml): ``experiments`` lists them, one line each."""
+    from .runner.config import experiment_description
+
+    if what == "experiments":
+        names = list_experiments()
+        width = max(map(len, names))
+        return "\n".join(f"  {n:<{width}}  {experiment_description(n)}" for n in names)
+    raise ValueError(f"unknown help section {what!r}")
+
+
+OmegaConf.register_new_resolver("ccexp_help", _help, replace=True)
+
+
 def list_experiments() -> list[str]:
     folder = resources.files("ccexp.conf").joinpath("experiment")
     return sorted(p.name[: -len(".yaml")] for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
 def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
-    """Run the experiment described by a composed config; return a summary dict."""
-    from .runner.grid import apply_scale
+    """Run the experiment described by a composed config; return a summary dict.
+
+    Raises
+    ------
+    ccexp.runner.config.ConfigError
+        An override that cannot take effect or a malformed option (the
+        command line prints its one-line message and exits 2).
+    """
+    from .runner.config import resolve_run
     from .runner.sweep import run_sweep
     from .runner.tracking import log_sweep, tracking_uri
 
-    if "experiment" not in cfg or cfg.experiment is None:
-        raise SystemExit(
-            "choose an experiment: python -m ccexp +experiment=NAME\n"
-            f"available experiments: {', '.join(list_experiments())}"
-        )
-    experiment = apply_scale(cfg.experiment, overrides)
-    dataset = OmegaConf.to_container(cfg.dataset, resolve=True)
-    oracle = OmegaConf.to_container(cfg.oracle, resolve=True)
+    spec = resolve_run(cfg, overrides or [])
+    experiment, dataset, oracle = spec.experiment, spec.dataset, spec.oracle
+    # paths.data is where every loader (in this process and in the workers it starts) reads real files
+    os.environ["CCEXP_DATA_DIR"] = str(Path(cfg.paths.data).expanduser().resolve())
     results = Path(cfg.paths.results)
+    if spec.custom:
+        log.info("%s: the overrides change the %s grid; results go to %s/, not to %s/",
+                 experiment["name"], spec.scale, spec.label, spec.scale)
     uri = tracking_uri(cfg.tracking.mode, cfg.tracking.uri, results)
     result = run_sweep(
         experiment,
         dataset,
         oracle,
         results,
+        algorithms=spec.algorithms,
+        scale_label=spec.label,
         **OmegaConf.to_container(cfg.runner, resolve=True),  # conf/runner/*.yaml keys are run_sweep's arguments
     )
     log.info(
@@ -62,14 +85,14 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
 
         report_dir = make_report(
             experiment["name"], results_dir=results, scale=experiment.get("scale"), records=result.records,
-            filter_to_grid=False,  # already this invocation's cases, overrides included
+            label=spec.label, filter_to_grid=False,  # already this invocation's cases, overrides included
         )
         log.info("report: %s", report_dir / "comparison.md")
     if uri is not None:
         from .runner.sweep import code_version
 
         params = {"experiment": experiment["name"], "paper": experiment.get("paper"), "scale": experiment.get("scale"),
-                  "n_cases": result.n_cases, "algorithms": ",".join(experiment["algorithms"]),
+                  "results_label": spec.label, "n_cases": result.n_cases, "algorithms": ",".join(experiment["algorithms"]),
                   "trials": experiment.get("trials"), "code_version": code_version()}
         log_sweep(uri, experiment["name"], result.records, params, report_dir, results)
     return {"n_cases": result.n_cases, "n_run": result.n_run, "directory": str(result.directory), "errors": errors}
@@ -78,6 +101,7 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
 @hydra.main(config_path="pkg://ccexp.conf", config_name="config", version_base="1.3")
 def _hydra_main(cfg: DictConfig) -> None:
     from .data import MissingDataError
+    from .runner.config import ConfigError
 
     overrides = list(HydraConfig.get().overrides.task)
     try:
@@ -85,10 +109,56 @@ def _hydra_main(cfg: DictConfig) -> None:
     except MissingDataError as err:  # raised in a worker, re-raised here: one line, not a traceback
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
+    except ConfigError as err:
+        # what the user typed is wrong: one line and exit 2, as argparse does
+        print(f"ccexp: error: {err}", file=sys.stderr)
+        sys.exit(2)
+
+
+# Hydra flags that take a value (the value is not an override)
+_FLAGS_WITH_VALUE = {"--cfg", "-c", "--package", "-p", "--config-path", "-cp", "--config-name", "-cn",
+                     "--config-dir", "-cd", "--info", "-i", "--experimental-rerun"}
+
+
+def _overrides_of(argv: list[str]) -> list[str]:
+    """The config overrides among ``argv`` (Hydra's flags and ``hydra.*`` keys left out)."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg.startswith("-"):
+            skip = arg in _FLAGS_WITH_VALUE
+        elif not arg.lstrip("+~").startswith(("hydra.", "hydra/", "hydra=")):
+            out.append(arg)
+    return out
 
 
 def main() -> None:
-    """Console-script entry (``ccexp``)."""
+    """Console-script entry (``ccexp``).
+
+    Before Hydra runs, the overrides are composed once: a key the config
+    does not have, or a value Hydra cannot parse, then ends the command with
+    one line and exit status 2 (as argparse does) instead of Hydra's report;
+    and with a single algorithm in the experiment its config is chosen, so
+    ``algorithm.<param>=v`` sets that algorithm's parameter.
+    """
+    from hydra.errors import HydraException
+
+    from .runner.config import compose_config, normalize_overrides, with_algorithm_choice
+
+    # +experiment=NAME (the older spelling) is the plain choice experiment=NAME
+    argv = normalize_overrides(sys.argv[1:])
+    if not {"--help", "-h", "--hydra-help", "--version", "--shell-completion", "-sc"} & set(argv):
+        overrides = _overrides_of(argv)
+        try:
+            chosen = with_algorithm_choice(overrides)
+            compose_config(chosen)
+        except HydraException as err:
+            lines = [line.strip().rstrip(".") for line in str(err).splitlines() if line.strip()]
+            print(f"ccexp: error: {'; '.join(lines)}", file=sys.stderr)
+            sys.exit(2)
+        argv = chosen[len(overrides):] + argv  # before Hydra's flags, whose argparse takes overrides first
+    sys.argv[1:] = argv
     _hydra_main()
 
 

@@ -23,7 +23,7 @@ import pandas as pd
 
 from ccexp.report.common import load_reference
 from ccexp.runner.config import compose_config
-from ccexp.runner.grid import apply_scale
+from ccexp.runner.config import apply_scale
 from ccexp.runner.sweep import run_sweep
 from omegaconf import OmegaConf
 

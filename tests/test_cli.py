@@ -1,5 +1,10 @@
-"""The command line end to end at scale=ci (the run is shared via the ``exp1_ci_run`` fixture)."""
+"""The command line: refusals (one line, exit 2), --help, paths.data, and end to end at scale=ci.
 
+The end-to-end run is shared via the ``exp1_ci_run`` fixture (slow); the
+refusals stop before any case runs and take a few seconds each.
+"""
+
+import os
 import shutil
 import subprocess
 import sys
@@ -9,12 +14,73 @@ import pytest
 
 from ccexp.runner.config import experiment_cases
 
-pytestmark = pytest.mark.slow
+from conftest import require_data
 
 
+def _ccexp(args, cwd, env=None, timeout=120):
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "ccexp", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env=full_env)
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["report=flase"], "report must be true or false, got 'flase'"),
+    (["experiment.trials=0"], "experiment.trials must be >= 1, got 0"),
+    (["experiment.algorithms=[]"], "experiment.algorithms must be a non-empty list"),
+    (["oracle.noise=0.1"], "oracle.noise is swept by exp1_triplets over [0.0, 0.1, 0.2]; "
+                           "to fix it write experiment.sweep.oracle.noise=[0.1]"),
+    (["algorithm.no_such_param=3"], "Could not override 'algorithm.no_such_param'"),
+])
+def test_what_the_user_typed_wrong_ends_in_one_line_and_exit_2(tmp_path, args, expected):
+    """argparse style: no traceback, nothing run, nothing written."""
+    proc = _ccexp(["experiment=exp1_triplets", "tracking=off", f"paths.results={tmp_path / 'r'}", *args], tmp_path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert lines == [lines[0]] and lines[0].startswith("ccexp: error: "), proc.stderr
+    assert expected in lines[0]
+    assert not (tmp_path / "r").exists()
+
+
+def test_help_is_ccexps_own_page(tmp_path):
+    from ccexp.runner.config import experiment_description, list_options
+
+    proc = _ccexp(["--help"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for name in list_options("experiment"):  # every experiment, one line each with its description
+        lines = [line for line in out.splitlines() if line.split()[:1] == [name] and experiment_description(name) in line]
+        assert len(lines) == 1, name
+    for scale in ("paper", "quick", "ci"):
+        assert f"\n  {scale} " in out
+    for key in ("experiment.scale=", "experiment.trials=", "experiment.algorithms=", "experiment.sweep.",
+                "algorithm.PARAM=", "runner.n_jobs=", "tracking=", "report=false", "paths.results=", "paths.data="):
+        assert key in out, key
+    assert "<paths.results>/<experiment>/<scale>/" in out and "+custom-" in out
+    assert "Powered by Hydra" not in out
+
+
+def test_paths_data_is_where_files_are_read(tmp_path):
+    """paths.data wins over $CCEXP_DATA_DIR (at 52ceb95 only the variable counted)."""
+    src = require_data("iris/iris.data")
+    data = tmp_path / "mydata"
+    (data / "iris").mkdir(parents=True)
+    shutil.copy(src, data / "iris" / "iris.data")
+    args = ["experiment=coprf_perfect", "experiment.scale=ci", "experiment.sweep.dataset.name=[iris]",
+            "experiment.algorithms=[spectral]", "tracking=off", "report=false", "runner.n_jobs=1",
+            "runner.progress=false", f"paths.results={tmp_path / 'r'}", f"paths.data={data}"]
+    proc = _ccexp(args, tmp_path, env={"CCEXP_DATA_DIR": str(tmp_path / "empty")}, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    [folder] = (tmp_path / "r" / "coprf_perfect").iterdir()
+    assert folder.name.startswith("ci+custom-")  # a changed grid never goes to the preset's folder
+    df = pd.read_parquet(folder / "records.parquet")
+    assert set(df["dataset"]) == {"iris"} and (df["status"] == "ok").all()
+
+
+@pytest.mark.slow
 def test_main_command_writes_records_report_and_mlflow(exp1_ci_run):
     out, proc = exp1_ci_run
-    folder = out / "exp1_triplets"
+    folder = out / "exp1_triplets" / "ci"
     df = pd.read_parquet(folder / "records.parquet")
     _, cases = experiment_cases("exp1_triplets", "ci")
     assert sorted(df["case_id"]) == sorted(c.case_id for c in cases)
@@ -31,10 +97,11 @@ def test_main_command_writes_records_report_and_mlflow(exp1_ci_run):
     assert "exp1_triplets" in proc.stderr + proc.stdout  # the progress bar and the log name the experiment
 
 
+@pytest.mark.slow
 def test_rerun_skips_finished_cases(exp1_ci_run, tmp_path):
     out, _ = exp1_ci_run
     copy = tmp_path / "copy"
-    shutil.copytree(out / "exp1_triplets", copy / "exp1_triplets")
+    shutil.copytree(out / "exp1_triplets" / "ci", copy / "exp1_triplets" / "ci")
     from conftest import run_cli
 
     proc = run_cli(["+experiment=exp1_triplets", "experiment.scale=ci", f"paths.results={copy}",
@@ -44,7 +111,7 @@ def test_rerun_skips_finished_cases(exp1_ci_run, tmp_path):
 
 def test_console_script_finds_the_installed_configs(tmp_path):
     exe = shutil.which("ccexp") or str(sys.executable).replace("python", "ccexp")
-    proc = subprocess.run([exe, "+experiment=exp1_triplets", "--cfg", "job"], cwd=tmp_path,
+    proc = subprocess.run([exe, "experiment=exp1_triplets", "--cfg", "job"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "name: exp1_triplets" in proc.stdout
@@ -53,8 +120,10 @@ def test_console_script_finds_the_installed_configs(tmp_path):
 def test_no_experiment_lists_the_available_ones(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "ccexp"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0
-    line = next(l for l in proc.stderr.splitlines() if l.startswith("available experiments: "))
-    assert "exp1_triplets" in line.split(": ", 1)[1].split(", ")
+    assert proc.returncode == 2
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("ccexp: error: choose an experiment: python -m ccexp experiment=NAME; available experiments: ")
+    assert "exp1_triplets" in line.split("available experiments: ", 1)[1].split(", ")
 
 
 def test_unknown_algorithm_in_an_experiment_lists_valid_ones(tmp_path):
@@ -63,5 +132,5 @@ def test_unknown_algorithm_in_an_experiment_lists_valid_ones(tmp_path):
          "experiment.algorithms=[ls_ad_vx]", f"paths.results={tmp_path}"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )
-    assert proc.returncode != 0
-    assert "unknown algorithm 'ls_ad_vx'; valid algorithms are: " in proc.stderr
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("ccexp: error: unknown algorithm 'ls_ad_vx'; valid algorithms are: ")

@@ -36,7 +36,7 @@ def test_params_list_every_experiment_once_with_its_paper():
 def test_reproduction_stage_reads_every_comparison_and_reference():
     stage = yaml.safe_load((ROOT / "dvc.yaml").read_text())["stages"]["reproduction"]
     deps = set(stage["deps"])
-    assert {f"results/{n}/comparison.csv" for n in list_experiments()} <= deps
+    assert {f"results/{n}/paper/comparison.csv" for n in list_experiments()} <= deps  # the paper-scale reports
     assert {f"experiments/{p}/reference.csv" for p in set(PAPER_OF.values())} <= deps
 
 
@@ -70,7 +70,7 @@ def test_dvc_repro_offline_and_status_after_changes(tmp_path):
 
     run = _dvc(["repro", "--single-item", "sweep@agg_robustness", "report@agg_robustness"], repo, env)
     assert run.returncode == 0, run.stdout + run.stderr
-    out = repo / "results" / "agg_robustness"
+    out = repo / "results" / "agg_robustness" / "ci"
     assert (out / "records.parquet").is_file() and (out / "comparison.csv").is_file() and (out / "report.md").is_file()
 
     status = _dvc(["status", "sweep@agg_robustness", "report@agg_robustness"], repo, env)

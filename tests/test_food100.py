@@ -93,7 +93,7 @@ def test_exp2_reproduces_food_clustering_at_ci_scale(tmp_path):
         require_data(f"food100/raw-json/{name}")
     run_cli(["+experiment=exp2_real_triplets", "experiment.scale=ci", f"paths.results={tmp_path}", "runner.n_jobs=1",
              "tracking=off"], cwd=tmp_path, env={"CCEXP_DATA_DIR": str(data_dir().resolve())})
-    out = tmp_path / "exp2_real_triplets"
+    out = tmp_path / "exp2_real_triplets" / "ci"
     rec = pd.read_parquet(out / "records.parquet")
     assert set(rec["status"]) == {"ok"}
     row = rec[rec["algorithm"] == "ls_ad_vc"].iloc[0]

@@ -93,7 +93,7 @@ def test_a_worker_that_keeps_dying_stops_the_sweep_and_a_rerun_resumes(tmp_path,
     monkeypatch.setattr(sweep, "run_instance", functools.partial(_killing_run_instance, None, target))
     with pytest.raises(SweepInterrupted, match="kept dying in 1 retries.*Rerun the same command to resume"):
         run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=2, progress=False, max_retries=1)
-    stored = ResultStore(tmp_path / "small").load()
+    stored = ResultStore(tmp_path / "small" / "test").load()
     assert 0 < len(stored) < len(_all_case_ids())  # what finished is kept
     assert target not in set(stored["instance_id"])
     monkeypatch.undo()
@@ -150,9 +150,9 @@ def test_a_part_write_that_fails_half_way_leaves_no_part_and_a_rerun_completes(t
     with pytest.raises(OSError, match="No space left"):
         run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
     monkeypatch.undo()
-    parts = tmp_path / "small" / "parts"
+    parts = tmp_path / "small" / "test" / "parts"
     assert [p.name for p in parts.iterdir()] == [Path(calls[0]).name.removeprefix(".").removesuffix(".tmp")]
-    store = ResultStore(tmp_path / "small")
+    store = ResultStore(tmp_path / "small" / "test")
     assert len(store.load()) == 2  # the first task's records; nothing of the failed write
     # a driver killed during a write leaves its temporary file: never read, removed by consolidate
     (parts / ".part-killed.parquet.tmp").write_bytes(b"PAR1")
@@ -166,7 +166,7 @@ def test_a_part_write_that_fails_half_way_leaves_no_part_and_a_rerun_completes(t
 
 def test_consolidate_interrupted_before_removing_the_parts_duplicates_nothing(tmp_path, monkeypatch):
     run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=2)
-    store = ResultStore(tmp_path / "small")
+    store = ResultStore(tmp_path / "small" / "test")
     # run_sweep consolidated; append two more tasks' worth of parts by hand
     first = store.load()
     more = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "other", n_jobs=1, progress=False).records

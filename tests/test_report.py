@@ -66,7 +66,7 @@ def report(tmp_path_factory):
 
 
 def test_report_folder_and_files(report):
-    assert report.name == "exp1_triplets"
+    assert report.name == "ci" and report.parent.name == "exp1_triplets"  # results/<experiment>/<scale>/
     for rel in ("report.md", "comparison.md", "figures/figure2.png", "figures/ari_heatmaps.png",
                 "tables/table1.md", "tables/table1.csv", "tables/table1_vs_paper.md",
                 "tables/win_counts.md", "tables/win_counts.csv"):

@@ -66,7 +66,7 @@ def test_ci_sweep_writes_traces_for_every_case(noise_batch_ci):
     out, result = noise_batch_ci
     records = result.records
     assert (records["status"] == "ok").all() and len(records) == 16  # 4 settings x (3 strategies + QECC)
-    traces = pd.read_parquet(out / "acc_noise_batch" / "traces.parquet")
+    traces = pd.read_parquet(out / "acc_noise_batch" / "ci" / "traces.parquet")
     assert set(traces["case_id"]) == set(records["case_id"])
     assert {"step", "n_queries", "ari", "n_clusters", "seconds_cluster"} <= set(traces.columns)
     for cid, g in traces.groupby("case_id"):
@@ -79,7 +79,7 @@ def test_ci_sweep_writes_traces_for_every_case(noise_batch_ci):
 
 def test_ci_report_and_claims(noise_batch_ci):
     out, _ = noise_batch_ci
-    folder = out / "acc_noise_batch"
+    folder = out / "acc_noise_batch" / "ci"
     assert (folder / "figures" / "acc_noise_batch_auc.png").is_file()
     assert (folder / "figures" / "acc_noise_batch_ari.png").is_file()
     auc = pd.read_csv(folder / "tables" / "auc_ari.csv")

@@ -27,7 +27,7 @@ def results(tmp_path_factory):
 
 
 def comparison(results, exp):
-    return pd.read_csv(results / exp / "comparison.csv", keep_default_na=False, na_values=[""])
+    return pd.read_csv(results / exp / "ci" / "comparison.csv", keep_default_na=False, na_values=[""])
 
 
 def test_table2_class_labels_and_lower_bound_match_to_the_unit(results):
@@ -45,7 +45,7 @@ def test_table2_localsearch_reaches_the_papers_disagreement(results):
 
 
 def test_table2_every_algorithm_between_lower_bound_and_class_labels(results):
-    rec = pd.read_parquet(results / "agg_categorical" / "records.parquet")
+    rec = pd.read_parquet(results / "agg_categorical" / "ci" / "records.parquet")
     rec = rec[rec.status == "ok"]
     assert len(rec) == 7  # five aggregation algorithms, ROCK and LIMBO
     assert (rec.objective >= rec.lower_bound).all()
@@ -67,9 +67,9 @@ def test_figure3_aggregation_beats_most_inputs(results):
     # the paper's claim (better than every input) holds only up to a tie with
     # Ward's at paper scale (README); what a ci run can check: the mistakes
     # of single linkage and k-means cancel out, aggregation beats the median input
-    ari = pd.read_csv(results / "agg_robustness" / "tables" / "agg_robustness_ari.csv").set_index("clustering")["ari"]
+    ari = pd.read_csv(results / "agg_robustness" / "ci" / "tables" / "agg_robustness_ari.csv").set_index("clustering")["ari"]
     inputs = ari[ari.index.str.startswith("input:")]
     assert len(inputs) == 5
     assert ari["aggregation: agglomerative"] > inputs.median()
     assert ari["aggregation: agglomerative"] > inputs["input: single"]
-    assert (results / "agg_robustness" / "figures" / "figure3_robustness.png").is_file()
+    assert (results / "agg_robustness" / "ci" / "figures" / "figure3_robustness.png").is_file()

@@ -29,7 +29,7 @@ def ci_runs(tmp_path_factory):
 
 
 def _records(out, name):
-    df = pd.read_parquet(out / name / "records.parquet")
+    df = pd.read_parquet(out / name / "ci" / "records.parquet")
     assert (df["status"] == "ok").all(), df.loc[df["status"] != "ok", ["algorithm", "status"]]
     return df
 
@@ -78,7 +78,7 @@ def test_runtime_recorded_within_a_few_minutes(ci_runs):
 
 @pytest.mark.parametrize("name", EXPERIMENTS)
 def test_reports_written_and_every_reference_row_compared(ci_runs, name):
-    out = ci_runs / name
+    out = ci_runs / name / "ci"
     text = (out / "comparison.md").read_text()
     cmp = pd.read_csv(out / "comparison.csv")
     assert len(cmp) == len(load_reference("liu2011", name))

@@ -154,7 +154,7 @@ def _fake_report(results, name, scale, shift=None, run_json=True):
 
     A row pinned ``differs`` gets ours far from the paper's (so the fake run meets its pins).
     """
-    out = results / name
+    out = results / name / scale
     out.mkdir(parents=True)
     if run_json:
         (out / "run.json").write_text(json.dumps({"scale": scale, "code_version": "abc123"}))
@@ -185,7 +185,7 @@ def test_page_lists_every_reference_row_with_status_and_links(tmp_path):
     # the differing row links to the paper's README, the figure is shown, ours carries ± 2 SE
     readme_link = "experiments/ukkonen2017/README.md"
     assert "[differs](" in text and readme_link in text
-    assert f"![a]({EXP}/figures/a.png)" in text
+    assert f"![a]({EXP}/paper/figures/a.png)" in text
     assert "ours (mean ± 2 SE)" in text
     for source in ref["source"]:
         assert source.replace("|", "\\|") in text

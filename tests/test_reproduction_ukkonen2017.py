@@ -16,7 +16,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def records(exp1_ci_run):
     out, _ = exp1_ci_run
-    df = pd.read_parquet(out / "exp1_triplets" / "records.parquet")
+    df = pd.read_parquet(out / "exp1_triplets" / "ci" / "records.parquet")
     return df[df["status"] == "ok"]
 
 
@@ -65,5 +65,5 @@ def test_ls_ad_vc_at_least_as_good_in_most_cases(records, other):
 
 def test_comparison_names_every_reference_row(exp1_ci_run):
     out, _ = exp1_ci_run
-    text = (out / "exp1_triplets" / "comparison.md").read_text()
+    text = (out / "exp1_triplets" / "ci" / "comparison.md").read_text()
     assert "win_count" in text and "n_clusters_mean" in text

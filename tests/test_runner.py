@@ -14,7 +14,8 @@ import ccexp
 from ccexp.registry import ALGORITHMS
 from ccexp.runner.config import experiment_cases
 from ccexp.runner.execute import build_problem
-from ccexp.runner.grid import apply_scale, expand
+from ccexp.runner.config import apply_scale
+from ccexp.runner.grid import expand
 from ccexp.runner.store import ResultStore
 from ccexp.runner.sweep import run_sweep
 
@@ -72,7 +73,7 @@ def test_scale_preset_then_command_line_overrides():
 def test_partial_sweep_resumes_without_redoing_or_losing_cases(tmp_path):
     first = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=2)
     assert first.n_run == 4  # two instances x two algorithms
-    store = ResultStore(tmp_path / "small")
+    store = ResultStore(tmp_path / "small" / "test")
     done_after_first = store.load()
     second = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
     assert second.n_run == second.n_cases - 4
@@ -116,7 +117,7 @@ def test_killed_sweep_completes_on_rerun(tmp_path):
     ]
     env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
     proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
-    parts = tmp_path / "exp1_triplets" / "parts"
+    parts = tmp_path / "exp1_triplets" / "ci" / "parts"
     deadline = time.time() + 240
     try:
         while time.time() < deadline:
@@ -128,7 +129,7 @@ def test_killed_sweep_completes_on_rerun(tmp_path):
         os.killpg(proc.pid, signal.SIGKILL)
     finally:
         proc.wait(timeout=60)
-    store = ResultStore(tmp_path / "exp1_triplets")
+    store = ResultStore(tmp_path / "exp1_triplets" / "ci")
     n_before = len(store.load())
     _, cases = experiment_cases("exp1_triplets", "ci")
     assert 0 < n_before < len(cases)
@@ -136,7 +137,7 @@ def test_killed_sweep_completes_on_rerun(tmp_path):
 
     run_cli(["+experiment=exp1_triplets", "experiment.scale=ci", "tracking=off", "report=false",
              "runner.n_jobs=1", f"paths.results={tmp_path}"], cwd=tmp_path)
-    df = pd.read_parquet(tmp_path / "exp1_triplets" / "records.parquet")
+    df = pd.read_parquet(tmp_path / "exp1_triplets" / "ci" / "records.parquet")
     assert sorted(df["case_id"]) == sorted(c.case_id for c in cases)
     assert not list(parts.glob("part-*.parquet"))
 

@@ -17,7 +17,8 @@ import pytest
 from omegaconf import OmegaConf
 
 from ccexp.runner.config import compose_config
-from ccexp.runner.grid import apply_scale, expand
+from ccexp.runner.config import apply_scale
+from ccexp.runner.grid import expand
 from ccexp.runner.sweep import dask_client, run_sweep
 
 try:
@@ -172,7 +173,7 @@ def test_command_line_runner_dask_with_an_address(tmp_path, cluster):
             "report=false", f"paths.results={tmp_path}", "runner=dask", f"runner.address={cluster.scheduler_address}"]
     proc = run_cli(args, cwd=tmp_path)
     assert f"at {cluster.scheduler_address}" in proc.stdout + proc.stderr  # it ran on that cluster
-    df = pd.read_parquet(tmp_path / "exp1_triplets" / "records.parquet")
+    df = pd.read_parquet(tmp_path / "exp1_triplets" / "ci" / "records.parquet")
     assert len(df) == df["case_id"].nunique() == 30 and (df["status"] == "ok").all()
 
 

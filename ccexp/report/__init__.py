@@ -1,8 +1,8 @@
 """Reports: figures, tables and the comparison with each paper's numbers.
 
-``make_report(name)`` reads ``results/NAME/records.parquet`` and writes
-``results/NAME/figures/``, ``results/NAME/tables/``, ``comparison.md`` and
-``report.md``; ``python -m ccexp.report NAME|all`` does the same from the
+``make_report(name)`` reads ``results/NAME/SCALE/records.parquet`` and writes
+``results/NAME/SCALE/figures/``, ``tables/``, ``comparison.md`` and
+``report.md`` (the layout of :mod:`ccexp.runner.layout`); ``python -m ccexp.report NAME|all`` does the same from the
 command line.  One function per experiment, registered in :data:`REPORTS`.
 
 Figures are drawn on :class:`matplotlib.figure.Figure` objects rendered by
@@ -80,7 +80,7 @@ def read_records(out_dir: Path) -> pd.DataFrame:
 
     store = ResultStore(out_dir)
     if not store.records_path.exists() and not store._part_files():
-        raise FileNotFoundError(f"no records at {store.records_path}; run the experiment first (python -m ccexp +experiment=...)")
+        raise FileNotFoundError(f"no records at {store.records_path}; run the experiment first (python -m ccexp experiment=...)")
     return store.load()
 
 
@@ -90,6 +90,7 @@ def make_report(
     scale: str | None = None,
     records: pd.DataFrame | None = None,
     filter_to_grid: bool = True,
+    label: str | None = None,
 ) -> Path:
     """Write the report of one experiment.
 
@@ -98,21 +99,26 @@ def make_report(
     name : str
         Experiment name, a key of :data:`REPORTS`.
     results_dir : str or Path
-        Parent folder; the report goes to ``results_dir/name``.
+        Results root; the report goes to ``results_dir/name/<label>``
+        (:func:`ccexp.runner.layout.experiment_dir`).
     scale : str, optional
-        Scale whose grid the report covers; default: the ``scale`` of
-        ``results_dir/name/run.json``, else ``"paper"``.
+        Scale whose grid the report covers; default: that of ``label``, else
+        of the scale folder written last ("the scale of the last run").
     records : DataFrame, optional
-        Records to report on; default: read ``results_dir/name/records.parquet``.
+        Records to report on; default: read those of the folder.
     filter_to_grid : bool
         Keep only the records whose ``case_id`` is in the scale's grid
         (records of several scales may share one file). Turn off for records
         that were not produced by the runner (e.g. synthetic ones in tests).
+        A custom folder (``<scale>+custom-<hash>``) is never filtered: its
+        grid is not the preset's.
+    label : str, optional
+        The scale folder; default ``scale``.
 
     Returns
     -------
     Path
-        The folder ``results_dir/name``.
+        The folder ``results_dir/name/<label>``.
 
     Raises
     ------
@@ -123,9 +129,18 @@ def make_report(
     """
     if name not in REPORTS:
         raise ValueError(f"no report for experiment {name!r}; valid names: {', '.join(sorted(REPORTS))}")
-    out_dir = Path(results_dir) / name
+    from ..runner.layout import CUSTOM_MARK, experiment_dir, latest_label
+
+    if label is None:
+        label = scale if scale is not None else latest_label(results_dir, name)
+        if label is None:
+            raise FileNotFoundError(f"no records under {Path(results_dir) / name}/<scale>/; run the experiment first "
+                                    f"(python -m ccexp experiment={name})")
+    out_dir = experiment_dir(results_dir, name, label)
     if scale is None:
-        scale = read_scale(out_dir)
+        scale = label.split(CUSTOM_MARK)[0]
+    if CUSTOM_MARK in label:
+        filter_to_grid = False
     if records is None:
         records = read_records(out_dir)
     n_grid_instances = None

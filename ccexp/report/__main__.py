@@ -18,13 +18,16 @@ from pathlib import Path
 
 from . import REPORTS, make_report
 
-# What a report writes, relative to results/NAME (printed after a run).
+# What a report writes, relative to results/NAME/SCALE (printed after a run).
 _OUTPUTS = ("report.md", "comparison.md", "comparison.csv", "figures/*", "tables/*")
 
 
-def _has_records(results: Path, name: str) -> bool:
-    d = results / name
-    return (d / "records.parquet").is_file() or any((d / "parts").glob("part-*.parquet"))
+def _has_records(results: Path, name: str, scale: str | None) -> bool:
+    from ..runner.layout import experiment_dir, has_records, latest_label
+
+    if scale is not None:
+        return has_records(experiment_dir(results, name, scale))
+    return latest_label(results, name) is not None
 
 
 def _ordered(names: list[str]) -> list[str]:
@@ -65,13 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ccexp.report", description=__doc__.splitlines()[0])
     parser.add_argument("name", help=f"experiment name or 'all' (one of: {', '.join(sorted(REPORTS))})")
     parser.add_argument("--results", default="results", help="results folder (default: results)")
-    parser.add_argument("--scale", default=None, help="grid to report on (default: from run.json, else paper)")
+    parser.add_argument("--scale", default=None,
+                        help="scale folder to report on: paper | quick | ci | <scale>+custom-<hash> "
+                             "(default: the last run's; with 'all', paper when present)")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a ci-gated reference row misses its expected status, or nothing was checked (records at scale=ci)")
     args = parser.parse_args(argv)
     results = Path(args.results)
     if args.name == "all":
-        names = _ordered([n for n in sorted(REPORTS) if _has_records(results, n)])
+        names = _ordered([n for n in sorted(REPORTS) if _has_records(results, n, args.scale)])
         if not names and not args.check:
             print(f"no records under {results} for any of: {', '.join(sorted(REPORTS))}", file=sys.stderr)
             return 1
@@ -79,9 +84,12 @@ def main(argv: list[str] | None = None) -> int:
         names = [args.name]
     else:
         parser.error(f"unknown experiment {args.name!r}; valid: all, {', '.join(sorted(REPORTS))}")
+    from ..runner.layout import CUSTOM_MARK, latest_label
+
     for name in names:
+        label = args.scale or latest_label(results, name, prefer_paper=args.name == "all")
         try:
-            out = make_report(name, results_dir=results, scale=args.scale)
+            out = make_report(name, results_dir=results, scale=label.split(CUSTOM_MARK)[0] if label else None, label=label)
         except FileNotFoundError as err:
             print(f"{name}: {err}", file=sys.stderr)
             return 1
@@ -92,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.name == "all":
         from .reproduction import write_reproduction
 
-        page = write_reproduction(results)
+        page = write_reproduction(results, scale=args.scale)
         print(page)
         print(page.parent / "metrics.json")
     if args.check:

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..runner.layout import PAPER_SCALE, experiment_dir, latest_label
 from . import PAPER_OF, REPORTS, read_scale
 from .common import (
     DIFFERS,
@@ -54,11 +55,6 @@ from .common import (
 PINS = {"reproduced": REPRODUCED, "within": WITHIN_TOLERANCE, "indistinguishable": INDISTINGUISHABLE,
         "differs": DIFFERS}
 
-#: Where an experiment's report lives under a results folder.  The one place this module
-#: computes it, so the layout by scale (results/<experiment>/<scale>/) is a one-line change.
-def experiment_dir(results_dir: str | Path, name: str, scale: str | None = None) -> Path:
-    """The folder of experiment ``name``'s report under ``results_dir`` (today: ``results_dir/name``)."""
-    return Path(results_dir) / name
 
 #: Papers in the order of the page, with their titles.
 PAPERS = {
@@ -128,10 +124,14 @@ class ExperimentRows:
     scale: str | None  # None: no report under the results folder
     code: str
     rows: pd.DataFrame  # reference rows + ours, difference, verdict, status, note
+    folder: Path | None = None  # the scale folder read (results/<name>/<scale>/), None if no report
 
 
-def collect(name: str, results_dir: Path) -> ExperimentRows:
-    """Join ``results_dir/name/comparison.csv`` with the paper's reference rows of ``name``.
+def collect(name: str, results_dir: Path, scale: str | None = None) -> ExperimentRows:
+    """Join ``results_dir/name/<scale>/comparison.csv`` with the paper's reference rows of ``name``.
+
+    ``scale`` is the scale folder to read; default ``paper`` when it holds a
+    report, else the scale folder reported last.
 
     Every reference row appears once: the first comparison row carrying its
     ``ref_id`` gives ours (a report may add a derived row, e.g. a count as a
@@ -144,7 +144,8 @@ def collect(name: str, results_dir: Path) -> ExperimentRows:
     """
     paper = PAPER_OF[name]
     ref = load_reference(paper, name)
-    out = experiment_dir(results_dir, name)
+    label = scale or latest_label(results_dir, name, prefer_paper=True, require="comparison.csv") or PAPER_SCALE
+    out = experiment_dir(results_dir, name, label)
     path = out / "comparison.csv"
     scale, code = None, ""
     cmp = pd.DataFrame(columns=["ref_id", "quantity", "paper", "ours", "difference", "tolerance", "verdict", "note"])
@@ -211,7 +212,7 @@ def collect(name: str, results_dir: Path) -> ExperimentRows:
             "sem_known": bool(has_sem),
             "note": note,
         })
-    return ExperimentRows(name, paper, scale, code, pd.DataFrame(rows))
+    return ExperimentRows(name, paper, scale, code, pd.DataFrame(rows), out if scale is not None else None)
 
 
 def _counts(rows: pd.DataFrame) -> dict[str, int]:
@@ -233,12 +234,12 @@ def _figures(out: Path, page_dir: Path) -> str:
 
 
 def _experiment_section(e: ExperimentRows, results_dir: Path, page_dir: Path) -> list[str]:
-    out = experiment_dir(results_dir, e.name)
+    out = e.folder
     readme = _rel(_readme(e.paper), page_dir)
     counts = _counts(e.rows)
     head = [f"### {e.name}", ""]
     if e.scale is None:
-        return head + [f"Not run here: `python -m ccexp +experiment={e.name}` (then `python -m ccexp.report all`). "
+        return head + [f"Not run here: `python -m ccexp experiment={e.name}` (then `python -m ccexp.report all`). "
                        f"{len(e.rows)} reference rows wait for it.", ""]
     links = [f"[report]({_rel(out / 'report.md', page_dir)})" if (out / "report.md").is_file() else "",
              f"[comparison]({_rel(out / 'comparison.md', page_dir)})", f"[why numbers differ]({readme})"]
@@ -264,11 +265,12 @@ def _experiment_section(e: ExperimentRows, results_dir: Path, page_dir: Path) ->
     return head
 
 
-def write_reproduction(results_dir: str | Path = "results") -> Path:
+def write_reproduction(results_dir: str | Path = "results", scale: str | None = None) -> Path:
     """Write ``REPRODUCTION.md`` and ``metrics.json`` into ``results_dir``.
 
     Reads the reports already written there (run :func:`ccexp.report.make_report`
-    first); experiments without a report are listed as not run.
+    first): each experiment's ``paper`` folder, else the scale reported last
+    (or the folder ``scale``); experiments without a report are listed as not run.
 
     Returns
     -------
@@ -278,7 +280,7 @@ def write_reproduction(results_dir: str | Path = "results") -> Path:
     results_dir = Path(results_dir)
     results_dir.mkdir(parents=True, exist_ok=True)
     page = results_dir / "REPRODUCTION.md"
-    collected = {p: [collect(n, results_dir) for n in _experiments_of(p)] for p in PAPERS}
+    collected = {p: [collect(n, results_dir, scale) for n in _experiments_of(p)] for p in PAPERS}
     metrics: dict = {}
     summary = []
     for paper, exps in collected.items():
@@ -385,7 +387,7 @@ def check(results_dir: str | Path = "results", names: list[str] | None = None) -
         ref = load_reference(PAPER_OF[name], name)
         if not (ref["ci"].str.lower() == "yes").any():
             continue
-        out = experiment_dir(results_dir, name)
+        out = experiment_dir(results_dir, name, "ci")
         run = out / "run.json"
         if not (out / "comparison.csv").is_file():
             problems.append(f"{name}: no report at {out} (run it at scale=ci, then python -m ccexp.report)")
@@ -397,7 +399,7 @@ def check(results_dir: str | Path = "results", names: list[str] | None = None) -
         if scale != "ci":
             problems.append(f"{name}: records at scale={scale!r}, not ci")
             continue
-        e = collect(name, results_dir)
+        e = collect(name, results_dir, "ci")
         rows = e.rows[e.rows["ci"].str.lower() == "yes"]
         gated.append(rows.assign(experiment=name))
     gated_df = (pd.concat(gated, ignore_index=True) if gated
@@ -433,8 +435,9 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m ccexp.report.reproduction", description=main.__doc__)
     parser.add_argument("--results", default="results", help="results folder (default: results)")
+    parser.add_argument("--scale", default=None, help="scale folder to read (default: paper when present)")
     args = parser.parse_args(argv)
-    page = write_reproduction(args.results)
+    page = write_reproduction(args.results, scale=args.scale)
     print(page)
     print(Path(args.results) / "metrics.json")
     return 0

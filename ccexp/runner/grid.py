@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from importlib import resources
-
-from omegaconf import DictConfig, OmegaConf
 
 from .seeding import seed_int, stable_hash
 
@@ -71,57 +68,8 @@ def flatten(d: dict, prefix: str = "") -> dict:
     return out
 
 
-def algorithm_defaults(name: str) -> dict:
-    """Parameters of ``conf/algorithm/<name>.yaml``, validated against the registry."""
-    from ..registry import ALGORITHMS
-
-    ALGORITHMS.get(name)  # unknown name -> error listing the valid ones
-    path = resources.files("ccexp.conf").joinpath("algorithm", f"{name}.yaml")
-    if not path.is_file():
-        raise ValueError(f"algorithm {name!r} is registered but has no conf/algorithm/{name}.yaml")
-    cfg = OmegaConf.to_container(OmegaConf.load(str(path)), resolve=True)
-    return dict(cfg.get("params") or {})
-
-
-def group_defaults(group: str, name: str) -> dict:
-    """The config ``conf/<group>/<name>.yaml`` as a dict (``name`` included)."""
-    path = resources.files("ccexp.conf").joinpath(group, f"{name}.yaml")
-    if not path.is_file():
-        folder = resources.files("ccexp.conf").joinpath(group)
-        valid = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
-        raise ValueError(f"unknown {group} {name!r}; valid {group}s are: {', '.join(valid)}")
-    return dict(OmegaConf.to_container(OmegaConf.load(str(path)), resolve=True))
-
-
-def apply_scale(experiment: DictConfig, overrides: list[str] | None = None) -> dict:
-    """The experiment config with its ``presets[scale]`` merged in.
-
-    Command-line overrides of ``experiment.*`` (other than the scale) are
-    re-applied on top, so ``experiment.scale=ci experiment.trials=3`` means
-    three trials.
-    """
-    exp = OmegaConf.to_container(experiment, resolve=True)
-    scale = exp.get("scale", "paper")
-    presets = exp.pop("presets", {}) or {}
-    if scale not in presets:
-        raise ValueError(f"unknown scale {scale!r} for experiment {exp.get('name')!r}; valid scales: {', '.join(sorted(presets))}")
-    merged = OmegaConf.merge(OmegaConf.create(exp), OmegaConf.create(presets[scale] or {}))
-    for ov in overrides or []:
-        key = ov.lstrip("+~")
-        if key.startswith("experiment.") and not key.startswith("experiment.scale="):
-            path, _, value = key.partition("=")
-            OmegaConf.update(merged, path[len("experiment.") :], OmegaConf.create({"v": _parse(value)}).v, force_add=True)
-    return OmegaConf.to_container(merged, resolve=True)
-
-
-def _parse(value: str):
-    import yaml
-
-    return yaml.safe_load(value)
-
-
-def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
-    """All cases of an experiment (already scaled with :func:`apply_scale`).
+def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, dict] | None = None) -> list[Case]:
+    """All cases of an experiment (already scaled with :func:`ccexp.runner.config.apply_scale`).
 
     Parameters
     ----------
@@ -140,10 +88,19 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
         Base configs (with ``name``) that the sweep values override.  When
         the sweep sets ``dataset.name`` (or ``oracle.name``), that value's own
         ``conf/dataset/<name>.yaml`` replaces the base config, and the other
-        swept values apply on top.
+        swept values apply on top.  Those configs are composed by Hydra
+        (:func:`ccexp.runner.config.group_config`), never read by hand.
+    algorithms : dict, optional
+        Each algorithm's parameters (name -> dict), as
+        :func:`ccexp.runner.config.resolve_run` builds them from the composed
+        config; default: each algorithm's composed config with the
+        experiment's ``algorithm_params`` on top.
     """
+    from .config import group_config
+
     grids = experiment.get("sweep") or {}
     grids = [dict(g or {}) for g in (grids if isinstance(grids, list) else [grids])]
+    algorithms_params = algorithms
     algorithms = list(experiment["algorithms"])
     # A grid's optional ``algorithms`` list restricts that grid to those
     # algorithms (e.g. constraint-free baselines at one supervision level only).
@@ -163,7 +120,10 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
     for key in (k for g in grids for k in g if k.count(".") > 1 and k.startswith("algorithm.")):
         if key.split(".")[1] not in algorithms:
             raise ValueError(f"sweep key {key!r} names no algorithm of the experiment ({', '.join(algorithms)})")
-    params = {a: {**algorithm_defaults(a), **(algo_overrides.get(a) or {})} for a in algorithms}
+    if algorithms_params is None:
+        algorithms_params = {a: {**{k: v for k, v in group_config("algorithm", a).items() if k != "name"},
+                                 **(algo_overrides.get(a) or {})} for a in algorithms}
+    params = algorithms_params
     cases, seen = [], set()
     settings = (
         (dict(zip(g, values)), own) for g, own in zip(grids, grid_algorithms) for values in itertools.product(*g.values())
@@ -171,8 +131,8 @@ def expand(experiment: dict, dataset: dict, oracle: dict) -> list[Case]:
     for setting, grid_algos in settings:
         # A swept name starts from that dataset's / oracle's own config, so
         # the base config's parameters never leak into another loader.
-        ds = group_defaults("dataset", setting["dataset.name"]) if "dataset.name" in setting else dict(dataset)
-        orc = group_defaults("oracle", setting["oracle.name"]) if "oracle.name" in setting else dict(oracle)
+        ds = group_config("dataset", setting["dataset.name"]) if "dataset.name" in setting else dict(dataset)
+        orc = group_config("oracle", setting["oracle.name"]) if "oracle.name" in setting else dict(oracle)
         algo_setting = {}
         for k, v in setting.items():
             group, name = k.split(".", 1)

@@ -27,6 +27,7 @@ from tqdm.auto import tqdm
 
 from .execute import run_instance, warm_up
 from .grid import Case, expand
+from .layout import PAPER_SCALE, experiment_dir
 from .seeding import stable_hash
 from .store import ResultStore
 
@@ -138,6 +139,8 @@ def run_sweep(
     local_cluster: dict | None = None,
     wait_for_workers: float = 60.0,
     max_retries: int = 2,
+    algorithms: dict[str, dict] | None = None,
+    scale_label: str | None = None,
 ) -> SweepResult:
     """Run every case of ``experiment`` not already in ``results_dir/<name>``.
 
@@ -148,7 +151,8 @@ def run_sweep(
     dataset, oracle : dict
         Base configs the sweep overrides.
     results_dir : path
-        Parent folder; records go to ``results_dir/<name>/records.parquet``.
+        Parent folder; records go to ``results_dir/<name>/<scale label>/records.parquet``
+        (:func:`ccexp.runner.layout.experiment_dir`).
     n_jobs, backend : joblib settings.  ``backend="dask"`` runs the tasks on
         a Dask cluster (``n_jobs`` is then ignored: every worker thread works).
     progress : bool
@@ -168,6 +172,13 @@ def run_sweep(
         already stored are kept and the tasks still pending are run again, at
         most this many times; then :class:`SweepInterrupted` is raised (a
         rerun of the same command resumes).
+    algorithms : dict, optional
+        Each algorithm's parameters, as :func:`ccexp.runner.config.resolve_run`
+        builds them; default: :func:`ccexp.runner.grid.expand`'s.
+    scale_label : str, optional
+        The results folder under ``results_dir/<name>/``; default the
+        experiment's scale (``<scale>+custom-<hash>`` for a grid changed by
+        overrides, see :class:`ccexp.runner.config.RunSpec`).
 
     Notes
     -----
@@ -176,9 +187,9 @@ def run_sweep(
     """
     t_start = time.perf_counter()
     name = experiment["name"]
-    out_dir = Path(results_dir) / name
+    out_dir = experiment_dir(results_dir, name, scale_label or experiment.get("scale") or PAPER_SCALE)
     store = ResultStore(out_dir)
-    cases = expand(experiment, dataset, oracle)
+    cases = expand(experiment, dataset, oracle, algorithms=algorithms)
     case_ids = [c.case_id for c in cases]
     if len(set(case_ids)) != len(case_ids):
         raise ValueError(f"experiment {name!r} expands to duplicate cases; check its sweep")

@@ -173,7 +173,10 @@ def log_sweep(
     client.log_batch(pid, params=[Param(k, str(v)[:500]) for k, v in params.items()])
     summary = summarise(records) if len(records) else pd.DataFrame()
     ts = int(pd.Timestamp.now().timestamp() * 1000)
-    traces_path = Path(results_dir) / experiment_name / "traces.parquet"
+    from .layout import experiment_dir  # results/<experiment>/<scale label>/ (issue 12)
+
+    label = params.get("results_label") or params.get("scale") or "paper"
+    traces_path = experiment_dir(results_dir, experiment_name, str(label)) / "traces.parquet"
     traces = pd.read_parquet(traces_path) if traces_path.exists() and len(records) else pd.DataFrame()
     members: dict = {}
     if len(traces):
