@@ -208,7 +208,7 @@ def test_check_fails_both_ways(tmp_path):
     # records at another scale, or without run.json, fail instead of being skipped
     _fake_report(tmp_path / "paper", EXP, "paper")
     other = check(tmp_path / "paper", [EXP])
-    assert not other.ok and "scale='paper'" in other.problems[0]
+    assert not other.ok and "records only at scale='paper'" in other.problems[0]
     _fake_report(tmp_path / "norun", EXP, "ci", run_json=False)
     assert not check(tmp_path / "norun", [EXP]).ok
     # nothing decided fails

@@ -290,7 +290,7 @@ def load_uci(name: str, scale: str = "none", n: int | None = None, sample_seed: 
 
 def _register(spec: UCISpec) -> None:
     if spec.sample is not None:
-        def loader(random_state=None, scale="none", n=None, sample_seed=0):
+        def loader(random_state=None, scale="none", n=spec.sample, sample_seed=0):  # the default lives here, once
             return load_uci(spec.name, scale=scale, n=n, sample_seed=sample_seed, random_state=random_state)
     else:  # named parameters only, so that a wrong keyword is refused with the valid ones listed
         def loader(random_state=None, scale="none"):

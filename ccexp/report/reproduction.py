@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..runner.layout import PAPER_SCALE, experiment_dir, latest_label
+from ..runner.layout import PAPER_SCALE, experiment_dir, latest_label, scales_present
 from . import PAPER_OF, REPORTS, read_scale
 from .common import (
     DIFFERS,
@@ -390,7 +390,9 @@ def check(results_dir: str | Path = "results", names: list[str] | None = None) -
         out = experiment_dir(results_dir, name, "ci")
         run = out / "run.json"
         if not (out / "comparison.csv").is_file():
-            problems.append(f"{name}: no report at {out} (run it at scale=ci, then python -m ccexp.report)")
+            others = [s for s in scales_present(results_dir, name) if s != "ci"]
+            where = f" (records only at scale={', '.join(map(repr, others))})" if others else ""
+            problems.append(f"{name}: no report at {out}{where}; run it at scale=ci, then python -m ccexp.report")
             continue
         if not run.is_file():
             problems.append(f"{name}: {run} is missing, so the scale of its records is unknown")

@@ -212,7 +212,10 @@ def apply_scale(experiment: DictConfig, overrides: list[str] | None = None) -> d
         raise ConfigError(f"unknown scale {scale!r} for experiment {name!r}; valid scales: {', '.join(sorted(presets))}"
                           f" (write experiment.scale={'|'.join(sorted(presets))})")
     base = OmegaConf.create(OmegaConf.to_container(experiment, resolve=True))
-    with_preset = OmegaConf.merge(base, presets[scale] or {})
+    preset = presets[scale] or {}
+    if isinstance(preset, DictConfig):  # resolved where it stands, so ${experiment.preset} finds the root
+        preset = OmegaConf.to_container(preset, resolve=True)
+    with_preset = OmegaConf.merge(base, preset)
     with_preset.pop("presets", None)
     for o in parse_overrides(overrides):
         if o.group != "experiment" or not o.rest or o.rest == "scale" or o.rest.startswith("presets"):
