@@ -29,7 +29,7 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     """Run the experiment described by a composed config; return a summary dict."""
     from .runner.grid import apply_scale
     from .runner.sweep import run_sweep
-    from .runner.tracking import log_sweep, tracking_uri
+    from .runner.tracking import check_tracking, log_sweep, tracking_uri
 
     if "experiment" not in cfg or cfg.experiment is None:
         raise SystemExit(
@@ -41,11 +41,13 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     oracle = OmegaConf.to_container(cfg.oracle, resolve=True)
     results = Path(cfg.paths.results)
     uri = tracking_uri(cfg.tracking.mode, cfg.tracking.uri, results)
+    check_tracking(uri)  # a server that does not answer stops the run now, not after the sweep
     result = run_sweep(
         experiment,
         dataset,
         oracle,
         results,
+        config=OmegaConf.to_container(cfg, resolve=True),  # recorded in run.json
         **OmegaConf.to_container(cfg.runner, resolve=True),  # conf/runner/*.yaml keys are run_sweep's arguments
     )
     log.info(
@@ -53,9 +55,9 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         experiment["name"], experiment.get("scale"), result.n_cases, result.n_run, result.seconds,
         result.directory / "records.parquet",
     )
-    errors = int((result.records.get("status") == "error").sum()) if len(result.records) else 0
-    if errors:
-        log.warning("%d cases ended in an error; see the 'error' column of records.parquet", errors)
+    errors = result.n_errors
+    if result.error_summary():
+        (log.warning if errors else log.info)("%s", result.error_summary())
     report_dir = None
     if cfg.report:
         from .report import make_report
@@ -66,11 +68,9 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         )
         log.info("report: %s", report_dir / "comparison.md")
     if uri is not None:
-        from .runner.sweep import code_version
-
         params = {"experiment": experiment["name"], "paper": experiment.get("paper"), "scale": experiment.get("scale"),
                   "n_cases": result.n_cases, "algorithms": ",".join(experiment["algorithms"]),
-                  "trials": experiment.get("trials"), "code_version": code_version()}
+                  "trials": experiment.get("trials"), "code_version": result.code_version}  # the records' own
         log_sweep(uri, experiment["name"], result.records, params, report_dir, results)
     return {"n_cases": result.n_cases, "n_run": result.n_run, "directory": str(result.directory), "errors": errors}
 
