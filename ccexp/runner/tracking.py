@@ -99,25 +99,41 @@ def _param_value(algorithm: str, key: str, value):
     algorithm left the column empty (``1000.0``).
     """
     if isinstance(value, (float, np.floating)) and float(value).is_integer() and key.startswith("algorithm."):
-        try:
-            from ..registry import ALGORITHMS
-
-            default = inspect.signature(ALGORITHMS.get(algorithm)).parameters[key.split(".", 1)[1]].default
-        except (KeyError, TypeError, ValueError):
-            default = None
+        param = (_signature(algorithm) or {}).get(key.split(".", 1)[1])
+        default = None if param is None else param.default
         if isinstance(default, bool):
             return bool(value)
         if isinstance(default, (int, np.integer)):
             return int(value)
+    if _missing(value):
+        return None
     if isinstance(value, np.generic):
         return value.item()
     return value
 
 
+def _signature(algorithm: str) -> dict | None:
+    try:
+        from ..registry import ALGORITHMS
+
+        return dict(inspect.signature(ALGORITHMS.get(algorithm)).parameters)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def own_columns(records: pd.DataFrame) -> dict[str, list[str]]:
-    """Per algorithm, the ``algorithm.*`` columns it filled (its own parameters)."""
+    """Per algorithm, the ``algorithm.*`` columns that are its own parameters.
+
+    Those its estimator's signature names (a parameter left at None is
+    still its own), else those it filled; the records hold one column per
+    parameter of any algorithm of the grid, empty for the others.
+    """
     cols = [c for c in records.columns if c.startswith("algorithm.")]
-    return {alg: [c for c in cols if g[c].notna().any()] for alg, g in records.groupby("algorithm")}
+    out = {}
+    for alg, g in records.groupby("algorithm"):
+        sig = _signature(alg)
+        out[alg] = [c for c in cols if (c.split(".", 1)[1] in sig if sig is not None else g[c].notna().any())]
+    return out
 
 
 def setting_columns(df: pd.DataFrame) -> list[str]:
