@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 import time
 import uuid
@@ -42,7 +43,8 @@ log = logging.getLogger("ccexp")
 #: seconds a store operation waits for another process's consolidation before giving up
 LOCK_TIMEOUT = 600.0
 
-_HOST = socket.gethostname().replace("-", "_")
+# the host in temporary names: no "-" (field separator) nor "." (suffix separator)
+_HOST = re.sub(r"[^A-Za-z0-9_]", "_", socket.gethostname())
 
 
 def _unique_suffix() -> str:

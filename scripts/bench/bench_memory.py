@@ -3,8 +3,11 @@
 Runs, in a fresh temporary folder (or ``--results DIR``),
 
 ```
-python -m ccexp +experiment=NAME experiment.scale=SCALE tracking=off report=false runner.n_jobs=N paths.results=DIR
+python -m ccexp +experiment=NAME experiment.scale=SCALE runner.n_jobs=N paths.results=DIR
 ```
+
+(report and embedded MLflow on, as the plain command; ``--no-report`` and
+``--tracking off`` leave them out)
 
 and samples the resident set size (RSS) of that process and of all its
 descendants (loky workers, resource tracker) every ``--interval`` seconds.
@@ -120,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--experiment", default="exp1_triplets")
     ap.add_argument("--scale", default="ci", choices=["ci", "quick", "paper"])
     ap.add_argument("--n-jobs", type=int, default=2)
+    ap.add_argument("--tracking", default="local", choices=["local", "off"],
+                    help="MLflow store (default local, as the plain command)")
+    ap.add_argument("--no-report", dest="report", action="store_false",
+                    help="skip the report (default: written, as the plain command; it held the 5.6 GB peak)")
     ap.add_argument("--interval", type=float, default=0.25, help="seconds between samples")
     ap.add_argument("--results", help="records folder (default: a fresh temporary folder)")
     ap.add_argument("--cmd-python", default=sys.executable, help="interpreter running ccexp")
@@ -135,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="bench-memory-")
         results = tmp.name
     cmd = [args.cmd_python, "-m", "ccexp", f"+experiment={args.experiment}", f"experiment.scale={args.scale}",
-           "tracking=off", "report=false", f"runner.n_jobs={args.n_jobs}", "runner.progress=false",
+           f"tracking={args.tracking}", f"report={str(args.report).lower()}", f"runner.n_jobs={args.n_jobs}",
+           "runner.progress=false",
            f"paths.results={results}", *args.extra]
     env = dict(os.environ)
     env.setdefault("CCEXP_DATA_DIR", "/work/shared/datasets")
