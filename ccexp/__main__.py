@@ -51,7 +51,7 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     """
     from .runner.config import resolve_run
     from .runner.sweep import run_sweep
-    from .runner.tracking import log_sweep, tracking_uri
+    from .runner.tracking import check_tracking, log_sweep, tracking_uri
 
     spec = resolve_run(cfg, overrides or [])
     experiment, dataset, oracle = spec.experiment, spec.dataset, spec.oracle
@@ -62,6 +62,7 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         log.info("%s: the overrides change the %s grid; results go to %s/, not to %s/",
                  experiment["name"], spec.scale, spec.label, spec.scale)
     uri = tracking_uri(cfg.tracking.mode, cfg.tracking.uri, results)
+    check_tracking(uri)  # a server that does not answer stops the run now, not after the sweep
     result = run_sweep(
         experiment,
         dataset,
@@ -69,6 +70,7 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         results,
         algorithms=spec.algorithms,
         scale_label=spec.label,
+        config=OmegaConf.to_container(cfg, resolve=True),  # recorded in run.json
         **OmegaConf.to_container(cfg.runner, resolve=True),  # conf/runner/*.yaml keys are run_sweep's arguments
     )
     log.info(
@@ -76,9 +78,9 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         experiment["name"], experiment.get("scale"), result.n_cases, result.n_run, result.seconds,
         result.directory / "records.parquet",
     )
-    errors = int((result.records.get("status") == "error").sum()) if len(result.records) else 0
-    if errors:
-        log.warning("%d cases ended in an error; see the 'error' column of records.parquet", errors)
+    errors = result.n_errors
+    if result.error_summary():
+        (log.warning if errors else log.info)("%s", result.error_summary())
     report_dir = None
     if cfg.report:
         from .report import make_report
@@ -89,11 +91,9 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         )
         log.info("report: %s", report_dir / "comparison.md")
     if uri is not None:
-        from .runner.sweep import code_version
-
         params = {"experiment": experiment["name"], "paper": experiment.get("paper"), "scale": experiment.get("scale"),
                   "results_label": spec.label, "n_cases": result.n_cases, "algorithms": ",".join(experiment["algorithms"]),
-                  "trials": experiment.get("trials"), "code_version": code_version()}
+                  "trials": experiment.get("trials"), "code_version": result.code_version}  # the records' own
         log_sweep(uri, experiment["name"], result.records, params, report_dir, results)
     return {"n_cases": result.n_cases, "n_run": result.n_run, "directory": str(result.directory), "errors": errors}
 

@@ -7,6 +7,8 @@ plain records.  Ground truth goes from the dataset to the scorer only.
 from __future__ import annotations
 
 import inspect
+import os
+import socket
 import time
 import traceback
 
@@ -17,6 +19,7 @@ from ..metrics import score
 from ..oracles import make_problem
 from ..registry import ALGORITHMS
 from .grid import Case, Instance, flatten
+from .provenance import peak_rss
 from .seeding import seed_sequence
 
 # Frames of a failing case's traceback kept in its record: the innermost ones, where it raised.
@@ -155,4 +158,7 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
             rec["status"] = "error"
             rec["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=-_TRACEBACK_FRAMES)}"
         records.append(rec)
+    # this process's peak RSS so far, for run.json (the store drops keys starting with "_")
+    if records:
+        records[0]["_worker"] = (f"{socket.gethostname()}:{os.getpid()}", peak_rss())
     return records

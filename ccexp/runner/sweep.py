@@ -13,7 +13,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import subprocess
+import os
+import socket
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -22,35 +23,31 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+from filelock import FileLock, Timeout
 from joblib import Parallel, delayed, parallel_config
 from tqdm.auto import tqdm
 
 from .execute import run_instance, warm_up
 from .grid import Case, expand
 from .layout import PAPER_SCALE, experiment_dir
+from .provenance import git_state, machine, package_versions, peak_rss
 from .seeding import stable_hash
-from .store import ResultStore
+from .store import ResultStore, write_text_atomic
 
 log = logging.getLogger("ccexp")
 
 
 def code_version() -> str:
-    """The git commit of the code (``+dirty`` if modified), or the package version."""
-    here = Path(__file__).resolve().parent
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short=12", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5
-        ).stdout.strip()
-        if commit:
-            dirty = subprocess.run(
-                ["git", "status", "--porcelain", "--untracked-files=no"], cwd=here, capture_output=True, text=True, timeout=5
-            ).stdout.strip()
-            return commit + ("+dirty" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        pass
-    from .. import __version__
+    """The git commit of the code (``+dirty`` if tracked source files changed), or the package version.
 
-    return __version__
+    See :func:`ccexp.runner.provenance.git_state`: the results folders a run
+    writes into do not make the code dirty.
+    """
+    return git_state()["code_version"]
+
+
+class SweepBusy(RuntimeError):
+    """Another sweep holds the experiment folder and this one chose not to wait."""
 
 
 class SweepInterrupted(RuntimeError):
@@ -124,6 +121,61 @@ class SweepResult:
     n_cases: int
     n_run: int
     seconds: float
+    code_version: str | None = None  # the one the records carry (MLflow tags use it too)
+    n_retried: int = 0  # cases stored with status=error that this call ran again (retry_errors)
+    provenance: dict | None = None  # what run.json holds
+
+    @property
+    def n_errors(self) -> int:
+        """This grid's cases whose stored record ends in an error."""
+        if not len(self.records) or "status" not in self.records:
+            return 0
+        return int((self.records["status"] == "error").sum())
+
+    def error_summary(self) -> str | None:
+        """One line on the cases in error and how to retry them; None when there are none."""
+        n = self.n_errors
+        retried = (f"{self.n_retried} cases that had ended in an error were run again; " if self.n_retried else "")
+        if not n:
+            return f"{retried}none is in error now" if self.n_retried else None
+        first = self.records.loc[self.records["status"] == "error"].iloc[0]
+        msg = str(first.get("error") or "").splitlines()[0] if first.get("error") else "?"
+        return (f"{retried}{n} of {self.n_cases} cases ended in an error (e.g. {first['case_id']} "
+                f"[{first['algorithm']}]: {msg[:160]}); see the 'error' column of "
+                f"{self.directory / 'records.parquet'}, and rerun the same command with "
+                f"runner.retry_errors=true to run them again")
+
+
+@contextlib.contextmanager
+def _sweep_lock(out_dir: Path, name: str, wait: bool) -> Iterator[None]:
+    """Hold ``out_dir/.sweep.lock`` while a sweep writes the folder.
+
+    A second sweep of the same folder waits, saying once for whom (``wait``),
+    or stops with :class:`SweepBusy`: either way two sweeps never run the
+    same cases side by side nor consolidate over each other.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(out_dir / ".sweep.lock")
+    owner_path = out_dir / ".sweep.owner"
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        try:
+            owner = owner_path.read_text().strip()
+        except OSError:
+            owner = "another process"
+        if not wait:
+            raise SweepBusy(f"{name}: another sweep ({owner}) is writing {out_dir}; wait for it to end, "
+                            f"or choose another paths.results") from None
+        log.warning("%s: another sweep (%s) is writing %s; waiting for it to end (its records count for this one)",
+                    name, owner, out_dir)
+        lock.acquire()
+    try:
+        write_text_atomic(owner_path, f"pid {os.getpid()} on {socket.gethostname()} since {time.strftime('%H:%M:%S')}")
+        yield
+    finally:
+        owner_path.unlink(missing_ok=True)
+        lock.release()
 
 
 def run_sweep(
@@ -141,6 +193,10 @@ def run_sweep(
     max_retries: int = 2,
     algorithms: dict[str, dict] | None = None,
     scale_label: str | None = None,
+    retry_errors: bool = False,
+    wait_for_lock: bool = True,
+    config: dict | None = None,
+    code: dict | None = None,
 ) -> SweepResult:
     """Run every case of ``experiment`` not already in ``results_dir/<name>``.
 
@@ -179,6 +235,17 @@ def run_sweep(
         The results folder under ``results_dir/<name>/``; default the
         experiment's scale (``<scale>+custom-<hash>`` for a grid changed by
         overrides, see :class:`ccexp.runner.config.RunSpec`).
+    retry_errors : bool
+        Run again the cases stored with ``status="error"`` (their new record
+        replaces the error; see :meth:`ResultStore.load`).
+    wait_for_lock : bool
+        When another sweep is writing the same folder: wait for it to end
+        (True), or raise :class:`SweepBusy` at once.
+    config : dict, optional
+        The resolved configuration of the run, recorded in ``run.json``.
+    code : dict, optional
+        :func:`ccexp.runner.provenance.git_state` taken by the caller before
+        anything was written (default: taken here, before any case runs).
 
     Notes
     -----
@@ -188,31 +255,58 @@ def run_sweep(
     t_start = time.perf_counter()
     name = experiment["name"]
     out_dir = experiment_dir(results_dir, name, scale_label or experiment.get("scale") or PAPER_SCALE)
-    store = ResultStore(out_dir)
     cases = expand(experiment, dataset, oracle, algorithms=algorithms)
     case_ids = [c.case_id for c in cases]
     if len(set(case_ids)) != len(case_ids):
         raise ValueError(f"experiment {name!r} expands to duplicate cases; check its sweep")
-    done = store.done_ids()
+    # the code's state before this run writes anything (reports land in tracked folders)
+    code = code if code is not None else git_state()
+    with _sweep_lock(out_dir, name, wait_for_lock):
+        return _locked_sweep(
+            experiment, cases, case_ids, out_dir, t_start, code, config,
+            n_jobs=n_jobs, backend=backend, progress=progress, max_tasks=max_tasks, address=address,
+            local_cluster=local_cluster, wait_for_workers=wait_for_workers, max_retries=max_retries,
+            retry_errors=retry_errors,
+        )
+
+
+def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *, n_jobs, backend, progress,
+                  max_tasks, address, local_cluster, wait_for_workers, max_retries, retry_errors) -> SweepResult:
+    name = experiment["name"]
+    store = ResultStore(out_dir)
+    stored = store.done_ids()
+    done = store.done_ids(retry_errors=True) if retry_errors else stored
+    n_retried_ids = len((stored - done) & set(case_ids))
+    if store.moved_aside:
+        log.warning("%s: %d unreadable store file(s) moved aside; their cases are run again", name, len(store.moved_aside))
     tasks = _by_instance(c for c in cases if c.case_id not in done)
     if max_tasks is not None:
         tasks = tasks[:max_tasks]
     todo = [c for t in tasks for c in t]  # this call's cases; a retry runs those not stored yet
+    n_retried = sum(c.case_id in stored for c in todo)
     context = {
         "paper": experiment.get("paper"),
         "scale": experiment.get("scale"),
-        "code_version": code_version(),
+        "code_version": code["code_version"],
         "config_hash": stable_hash(experiment),
         # active learning: the runner's convergence rule and the per-step metrics
         "early_stop": experiment.get("early_stop"),
         "trace_metrics": experiment.get("trace_metrics"),
     }
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "run.json").write_text(
-        json.dumps({"experiment": name, "scale": experiment.get("scale"), **context, "n_cases": len(cases)}, indent=2)
-    )
+    info = {
+        "experiment": name, "scale": experiment.get("scale"), **context, "n_cases": len(cases),
+        "status": "running", "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "n_pending": len(todo), "n_retried": n_retried,
+        "runner": {"backend": backend, "n_jobs": n_jobs, "address": address, "max_retries": max_retries,
+                   "retry_errors": retry_errors},
+        "git": code, "machine": machine(), "packages": package_versions(), "config": config,
+    }
+    write_text_atomic(out_dir / "run.json", json.dumps(info, indent=2, default=str))
     n_pending = len(todo)
-    log.info("%s: %d cases, %d done, %d to run", name, len(cases), len(done & set(case_ids)), n_pending)
+    log.info("%s: %d cases, %d done, %d to run%s", name, len(cases), len(done & set(case_ids)), n_pending,
+             f" ({n_retried} of them after an error)" if n_retried else
+             (f"; {n_retried_ids} in error (runner.retry_errors=true runs them again)" if n_retried_ids else ""))
+    worker_peaks: dict = {}
     if tasks:
         # Compile the kernels in this process first: numba caches them on
         # disk, so workers load instead of compiling side by side.
@@ -222,12 +316,13 @@ def run_sweep(
             with _backend(backend, address, local_cluster, wait_for_workers) as worker_lost:
                 for attempt in range(max_retries + 1):
                     try:
-                        _run_tasks(tasks, context, store, bar, n_jobs, backend)
+                        _run_tasks(tasks, context, store, bar, n_jobs, backend, worker_peaks)
                         break
                     except worker_lost as exc:
                         # The stored records stay; whatever was in flight is run again.
-                        stored = store.done_ids()
-                        tasks = _by_instance(c for c in todo if c.case_id not in stored)
+                        now = store.done_ids(retry_errors=retry_errors)
+                        ran = {c.case_id for c in todo} - now  # not stored yet (or still only as an old error)
+                        tasks = _by_instance(c for c in todo if c.case_id in ran)
                         n_left = sum(len(t) for t in tasks)
                         if attempt == max_retries:
                             raise SweepInterrupted(
@@ -242,10 +337,21 @@ def run_sweep(
     df = store.consolidate()
     if len(df):
         df = df[df["case_id"].isin(set(case_ids))].reset_index(drop=True)
-    return SweepResult(df, out_dir, len(cases), n_pending, time.perf_counter() - t_start)
+    seconds = time.perf_counter() - t_start
+    result = SweepResult(df, out_dir, len(cases), n_pending, seconds, code["code_version"], n_retried)
+    errors = result.n_errors
+    info.update({
+        "status": "finished", "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(seconds, 3),
+        "n_errors": errors,
+        "peak_rss_bytes": {"driver": peak_rss(), "workers": max(worker_peaks.values(), default=None),
+                           "per_worker": {str(k): v for k, v in sorted(worker_peaks.items())}},
+    })
+    write_text_atomic(out_dir / "run.json", json.dumps(info, indent=2, default=str))
+    result.provenance = info
+    return result
 
 
-def _run_tasks(tasks, context, store, bar, n_jobs, backend) -> None:
+def _run_tasks(tasks, context, store, bar, n_jobs, backend, worker_peaks: dict | None = None) -> None:
     """Run ``tasks`` in parallel; store each task's records as soon as it returns."""
     if not tasks:
         return
@@ -258,6 +364,11 @@ def _run_tasks(tasks, context, store, bar, n_jobs, backend) -> None:
     else:
         parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)
     for records in parallel(delayed(run_instance)(t, context) for t in tasks):
+        if worker_peaks is not None:
+            for r in records:  # the worker's (host, pid) and peak RSS after the task, not stored
+                if "_worker" in r:
+                    key, rss = r["_worker"]
+                    worker_peaks[key] = max(worker_peaks.get(key, 0), rss)
         store.append(records)
         bar.update(len(records))
         errors = [r for r in records if r.get("status") == "error"]

@@ -11,14 +11,20 @@ carries the mean learning curves ``curve.ari``, ``curve.ami`` with
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import tempfile
-from contextlib import contextmanager
+import urllib.error
+import urllib.request
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from .layout import experiment_dir
+from .store import ResultStore
 
 log = logging.getLogger("ccexp")
 
@@ -36,6 +42,99 @@ def tracking_uri(mode: str, uri: str | None, results_dir: str | Path) -> str | N
             raise ValueError("tracking=server needs tracking.uri=http://HOST:PORT")
         return uri
     raise ValueError(f"unknown tracking mode {mode!r}; valid modes are: local, off, server")
+
+
+class TrackingUnavailable(SystemExit):
+    """``tracking=server`` and no MLflow server answers at the URI (one line, exit status 1)."""
+
+
+def check_tracking(uri: str | None, timeout: float = 5.0) -> None:
+    """Fail fast when ``uri`` is an http(s) MLflow server that does not answer.
+
+    One GET of the server's ``/health`` endpoint (``mlflow server`` answers
+    ``OK``), with a ``timeout`` of a few seconds, before any case runs: a
+    missing server used to cost the whole sweep, then about four minutes of
+    retries.  Other URIs (the embedded sqlite store, None) are not checked.
+
+    Raises
+    ------
+    TrackingUnavailable
+        A ``SystemExit`` whose message names the URI, what failed, and what to do.
+    """
+    if uri is None or not uri.startswith(("http://", "https://")):
+        return
+    url = uri.rstrip("/") + "/health"
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - the user's own tracking URI
+            if resp.status == 200:
+                return
+            reason = f"HTTP {resp.status}"
+    except urllib.error.HTTPError as exc:
+        reason = f"HTTP {exc.code} from {url}"
+    except (urllib.error.URLError, OSError) as exc:
+        reason = str(getattr(exc, "reason", exc))
+    raise TrackingUnavailable(
+        f"tracking=server: no MLflow server answers at {uri} ({reason}); start one "
+        f"(mlflow server --host 127.0.0.1 --port 5000), set tracking.uri=http://HOST:PORT, "
+        f"or run with tracking=local or tracking=off"
+    )
+
+
+def _sqlite_lock(uri: str):
+    """A lock beside an embedded sqlite store: two first runs creating its tables at once
+    crashed MLflow's schema migration (``No such index``)."""
+    if not uri.startswith("sqlite:///"):
+        return nullcontext()
+    from filelock import FileLock
+
+    db = Path(uri[len("sqlite:///"):])
+    db.parent.mkdir(parents=True, exist_ok=True)
+    return FileLock(str(db) + ".lock", timeout=600)
+
+
+def _param_value(algorithm: str, key: str, value):
+    """``value`` with the type of the estimator's default for ``key`` (``algorithm.max_iter``).
+
+    The records hold one ``algorithm.<p>`` column for every algorithm of the
+    grid, so an int parameter comes back as a float wherever another
+    algorithm left the column empty (``1000.0``).
+    """
+    if isinstance(value, (float, np.floating)) and float(value).is_integer() and key.startswith("algorithm."):
+        param = (_signature(algorithm) or {}).get(key.split(".", 1)[1])
+        default = None if param is None else param.default
+        if isinstance(default, bool):
+            return bool(value)
+        if isinstance(default, (int, np.integer)):
+            return int(value)
+    if _missing(value):
+        return None
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _signature(algorithm: str) -> dict | None:
+    try:
+        from ..registry import ALGORITHMS
+
+        return dict(inspect.signature(ALGORITHMS.get(algorithm)).parameters)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def own_columns(records: pd.DataFrame) -> dict[str, list[str]]:
+    """Per algorithm, the ``algorithm.*`` columns that are its own parameters.
+
+    Those its estimator's signature names (a parameter left at None is
+    still its own), else those it filled; the records hold one column per
+    parameter of any algorithm of the grid, empty for the others.
+    """
+    cols = [c for c in records.columns if c.startswith("algorithm.")]
+    out = {}
+    for alg, g in records.groupby("algorithm"):
+        sig = _signature(alg)
+        out[alg] = [c for c in cols if (c.split(".", 1)[1] in sig if sig is not None else g[c].notna().any())]
+    return out
 
 
 def setting_columns(df: pd.DataFrame) -> list[str]:
@@ -75,6 +174,10 @@ def run_name(algorithm: str, setting: dict) -> str:
         name = k.split(".", 1)[-1]
         items.append(f"{name if short.count(name) == 1 else k}={_fmt(v)}")
     return f"{algorithm}[{','.join(items)}]"
+
+
+def _missing(v) -> bool:
+    return v is None or (isinstance(v, float) and np.isnan(v))
 
 
 def _fmt(value) -> str:
@@ -150,11 +253,20 @@ def log_sweep(
     artifacts_dir: Path | None,
     results_dir: str | Path,
 ) -> str:
-    """Log a finished sweep; returns the parent run id."""
+    """Log a finished sweep; returns the parent run id.
+
+    An embedded sqlite store is written under a lock beside it, so two runs
+    sharing a results folder take turns (its first use creates the schema).
+    """
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
+    with _sqlite_lock(uri):
+        return _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir)
+
+
+def _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir) -> str:
     from mlflow.entities import Metric, Param
     from mlflow.tracking import MlflowClient
 
-    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
     client = MlflowClient(tracking_uri=uri)
     exp = client.get_experiment_by_name(experiment_name)
     if exp is None:
@@ -173,11 +285,9 @@ def log_sweep(
     client.log_batch(pid, params=[Param(k, str(v)[:500]) for k, v in params.items()])
     summary = summarise(records) if len(records) else pd.DataFrame()
     ts = int(pd.Timestamp.now().timestamp() * 1000)
-    from .layout import experiment_dir  # results/<experiment>/<scale label>/ (issue 12)
-
-    label = params.get("results_label") or params.get("scale") or "paper"
-    traces_path = experiment_dir(results_dir, experiment_name, str(label)) / "traces.parquet"
-    traces = pd.read_parquet(traces_path) if traces_path.exists() and len(records) else pd.DataFrame()
+    label = params.get("results_label") or params.get("scale") or "paper"  # results/<experiment>/<label>/
+    folder = experiment_dir(results_dir, experiment_name, str(label))
+    traces = ResultStore(folder).load_traces() if len(records) else pd.DataFrame()
     members: dict = {}
     if len(traces):
         keys = ["algorithm"] + setting_columns(records)
@@ -186,6 +296,7 @@ def log_sweep(
     # a child's name shows what varies between the children; params carry everything
     varying = {c for c in summary.columns if c.startswith(("dataset.", "oracle.", "algorithm."))
                and summary[c].astype(str).nunique() > 1}
+    own = own_columns(records) if len(records) else {}
     with _quiet_run_urls():
         for row in summary.to_dict("records"):
             setting = {k: v for k, v in row.items() if k.startswith(("dataset.", "oracle.", "algorithm."))}
@@ -199,7 +310,13 @@ def log_sweep(
                 for k, v in row.items()
                 if (k.endswith("_mean") or k.endswith("_std") or k == "n_trials") and v is not None and np.isfinite(v)
             ]
-            ps = [Param("algorithm", row["algorithm"])] + [Param(k, str(v)) for k, v in setting.items()]
+            # its own parameters only (other algorithms' columns are empty for it), with their types
+            mine = set(own.get(row["algorithm"], ()))
+            ps = [Param("algorithm", row["algorithm"])] + [
+                Param(k, str(_param_value(row["algorithm"], k, v)))
+                for k, v in setting.items()
+                if (k in mine if k.startswith("algorithm.") else not _missing(v))
+            ]
             client.log_batch(child.info.run_id, metrics=metrics, params=ps)
             if members:
                 ids = members.get(_key(row[k] for k in ["algorithm"] + setting_columns(records)), [])
