@@ -117,7 +117,7 @@ def test_two_sweeps_into_one_folder_store_every_case_once(tmp_path, grids):
         results = _finish(procs)
         for rc, err in results:
             assert rc == 0, f"repetition {rep}: a sweep crashed:\n{err[-2000:]}"
-        stored = pd.read_parquet(folder / "small" / "records.parquet")
+        stored = pd.read_parquet(folder / "small" / "test" / "records.parquet")
         assert stored["case_id"].is_unique
         assert set(stored["case_id"]) == expected
         assert (stored["status"] == "ok").all()

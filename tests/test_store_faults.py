@@ -44,11 +44,11 @@ def _truncate(path: Path) -> None:
 
 def test_a_truncated_records_file_is_moved_aside_and_its_cases_recomputed(tmp_path, caplog):
     first = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False).records
-    records = tmp_path / "small" / "records.parquet"
+    records = tmp_path / "small" / "test" / "records.parquet"
     _truncate(records)
     with caplog.at_level(logging.WARNING, logger="ccexp"):
         again = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
-    aside = tmp_path / "small" / "records.parquet.corrupt"
+    aside = tmp_path / "small" / "test" / "records.parquet.corrupt"
     assert aside.exists()
     assert any(str(records) in m and "records.parquet.corrupt" in m and "recomputes" in m for m in caplog.messages), caplog.messages
     assert again.n_run == len(ALL_IDS)  # every case of the lost file ran again
@@ -78,8 +78,8 @@ def test_a_truncated_part_loses_only_its_own_cases(tmp_path, caplog):
 def test_the_report_command_names_a_truncated_file_and_goes_on(tmp_path):
     run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
     # a report-able experiment: use exp1's folder name for the small grid's records
-    src = tmp_path / "small" / "records.parquet"
-    exp = tmp_path / "results" / "exp1_triplets"
+    src = tmp_path / "small" / "test" / "records.parquet"
+    exp = tmp_path / "results" / "exp1_triplets" / "ci"
     exp.mkdir(parents=True)
     df = pd.read_parquet(src)
     ResultStore(exp).append(df.iloc[: len(df) // 2].to_dict("records"))
@@ -124,7 +124,7 @@ def test_retry_errors_reruns_the_failed_cases_and_says_so(tmp_path, monkeypatch)
     assert (fixed.records["status"] == "ok").all()
     assert sorted(fixed.records["case_id"]) == ALL_IDS
     assert f"{n_err} cases that had ended in an error were run again" in fixed.error_summary()
-    stored = pd.read_parquet(tmp_path / "small" / "records.parquet")
+    stored = pd.read_parquet(tmp_path / "small" / "test" / "records.parquet")
     assert stored["case_id"].is_unique and (stored["status"] == "ok").all()
 
 
@@ -220,7 +220,7 @@ def test_a_second_sweep_of_a_busy_folder_refuses_in_one_line_or_waits(tmp_path, 
 
 def test_run_json_records_time_workers_machine_memory_versions_config_and_git(tmp_path):
     res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, config={"runner": {"n_jobs": 1}})
-    info = json.loads((tmp_path / "small" / "run.json").read_text())
+    info = json.loads((tmp_path / "small" / "test" / "run.json").read_text())
     assert info["status"] == "finished"
     assert 0 < info["wall_seconds"] <= res.seconds + 1
     assert info["runner"]["n_jobs"] == 1 and info["runner"]["backend"] == "loky"
