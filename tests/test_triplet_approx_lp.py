@@ -52,6 +52,23 @@ def test_rule_by_hand_single_positive_edge():
     assert labels.tolist() == [0, 1]
 
 
+def test_integral_lp_with_a_cut_positive_edge_keeps_its_clusters():
+    # clusters {0,1,2} {3,4,5}; + inside, - across, one + edge (2,3) across:
+    # the LP optimum is integral (x = 0 inside, 1 across), F = 1, I = 1/6,
+    # ball of 0 at r = 0: cut 1 > 2 ln 7 * 1/6 = 0.65, but vol grows as
+    # 1/6 + r, so the rule holds from r = 1/(2 ln 7) - 1/6 = 0.09 < 1/2,
+    # before node 3 enters at distance 1.
+    y = np.array([0, 0, 0, 1, 1, 1])
+    x = (y[:, None] != y[None, :]).astype(float)
+    W = np.where(x == 0, 1.0, -1.0)
+    W[2, 3] = W[3, 2] = 1.0
+    np.fill_diagonal(W, 0)
+    labels, info = region_growing(x, W)
+    assert labels.tolist() == [0, 0, 0, 1, 1, 1]
+    assert info["radii"][0] == pytest.approx(1 / (2 * math.log(7)) - 1 / 6)
+    assert info["n_over_half"] == 0
+
+
 @given(st.integers(3, 7), st.integers(0, 10_000))
 @FAST
 def test_rounding_of_lp_optimum_guarantee(n, seed):

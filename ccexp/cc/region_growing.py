@@ -52,9 +52,15 @@ def region_growing(x: np.ndarray, W: np.ndarray, c: float = 2.0, order=None):
 
     Notes
     -----
-    As published (step 3 of Round): r grows from 0 to the next node distance
-    at a time (all nodes at that distance enter together) until the rule
-    holds; the last ball may take every remaining node.  O(n^2) per ball.
+    Step 3 of Round grows r from 0; nodes enter at their distances (all
+    nodes at one distance together).  Between two entries ``cut`` is
+    constant and ``vol`` grows linearly with slope ``cut``, so the rule is
+    checked at each entry and, failing that, solved for the smallest r
+    before the next entry (and below 1/2): the continuous growth of the
+    lemma's proof.  Checking only at the entries (a literal reading) would
+    miss these radii: on an integral LP solution the next entry is at
+    distance 1 and every ball would swallow all remaining nodes.  O(n^2)
+    per ball.
     """
     x = np.asarray(x, dtype=np.float64)
     W = np.asarray(W, dtype=np.float64)
@@ -98,6 +104,16 @@ def region_growing(x: np.ndarray, W: np.ndarray, c: float = 2.0, order=None):
             vol = seed_vol + inside_vol + float((ball_out * (r - d[:size])).sum())
             if cut <= bound * vol + 1e-12 * max(1.0, cut):
                 break
+            # Until the next node enters, cut stays and vol grows linearly in
+            # r: the continuous growth of the proof may meet the rule inside
+            # this interval (at the smallest such r, same node set).
+            r_hi = min(float(d[size]) if size < rem.size else 0.5, 0.5)
+            slope = float(ball_out.sum())
+            if r < 0.5 and slope > 0:
+                r_star = r + (cut / bound - vol) / slope
+                if r_star < r_hi:
+                    r = max(r, r_star)
+                    break
         labels[rem[:size]] = k
         alive[rem[:size]] = False
         radii.append(r)
