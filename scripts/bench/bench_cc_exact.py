@@ -87,16 +87,16 @@ def part_solvers(limit):
     return rows
 
 
-def part_reach(kind, solver, limit, ns):
+def part_reach(kind, solver, limit, ns, a=0.1, b=0.1):
     rows = []
     for n in ns:
         if kind == "graph":
-            _, prob = triplet_problem(n, a=0.1)
+            _, prob = triplet_problem(n, a=a, b=b)
         else:
-            _, prob = triplet_problem(n, m=int(round(2000 * (n / 40) ** 2)))
+            _, prob = triplet_problem(n, m=int(round(2000 * (n / 40) ** 2)), b=b)
         obj = objective_of(kind, prob)
         res = cc_exact(obj, time_limit=limit, solver=solver, initial_labels=heuristic(prob))
-        r = row(f"{kind} n={n} |T|={len(prob.triplets)}", solver, "lazy", res)
+        r = row(f"{kind} n={n} b={b} |T|={len(prob.triplets)}", solver, "lazy", res)
         rows.append(r)
         print(markdown_table([r], list(r)), flush=True)
         if not res.optimal:
@@ -131,6 +131,8 @@ def main(argv=None):
     ap.add_argument("--limit", type=float, default=None, help="seconds per solve (solvers: 60, reach: 600)")
     ap.add_argument("--n", type=int, nargs="+", default=None)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--a", type=float, default=0.1, help="reach, graph: the fraction of 3-sets")
+    ap.add_argument("--b", type=float, default=0.1, help="reach: the noise")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     load = os.getloadavg()
@@ -139,7 +141,7 @@ def main(argv=None):
         rows = part_solvers(args.limit or 60.0)
     elif args.part == "reach":
         ns = args.n or ([160, 200, 240, 280, 320] if args.kind == "graph" else [16, 20, 24, 28, 32, 40])
-        rows = part_reach(args.kind, args.solver, args.limit or 600.0, ns)
+        rows = part_reach(args.kind, args.solver, args.limit or 600.0, ns, a=args.a, b=args.b)
     else:
         rows = part_lp(args.repeats)
     write_results(f"bench_cc_exact_{args.part}", {args.part: rows},
