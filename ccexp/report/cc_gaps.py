@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -84,6 +85,11 @@ def gap_table(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# ``vert`` is deprecated from Matplotlib 3.10 on, ``orientation`` is new there
+_HORIZONTAL = ({"orientation": "horizontal"}
+               if tuple(int(p) for p in matplotlib.__version__.split(".")[:2]) >= (3, 10) else {"vert": False})
+
+
 def _figure(df: pd.DataFrame, path: Path) -> None:
     proven = df[df["exact_optimal"].astype(bool) & df["excess"].notna()]
     kinds = [k for k in KIND.values() if k in set(proven["kind"])] or sorted(set(proven["kind"]))
@@ -93,7 +99,7 @@ def _figure(df: pd.DataFrame, path: Path) -> None:
         d = proven[proven["kind"] == kind]
         algs = sorted(d["algorithm"].unique(), key=lambda a: list(DISPLAY).index(a) if a in DISPLAY else 99)
         data = [100 * d.loc[d["algorithm"] == a, "excess"].to_numpy() for a in algs]
-        ax.boxplot(data, vert=False, showmeans=True)
+        ax.boxplot(data, showmeans=True, **_HORIZONTAL)
         ax.set_yticks(range(1, len(algs) + 1), [DISPLAY.get(a, a) for a in algs], fontsize=8)
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel("cost above the proven optimum (%)")
