@@ -486,7 +486,8 @@ def cc_exact(obj, time_limit: float = 60.0, solver: str = "highs", triangles: st
     initial_labels : array-like, optional
         A heuristic partition: its cost is the first upper bound (and CP-SAT's hint).
     max_cuts : int, optional
-        Triangles added per round (default ``10 n``).
+        Triangles added per round (default: ``cc_lp``'s for the LP stage,
+        ``10 n`` per integer round, where few triangles are violated).
     workers : int
         CP-SAT search workers.
 
@@ -506,7 +507,8 @@ def cc_exact(obj, time_limit: float = 60.0, solver: str = "highs", triangles: st
     if not float(time_limit) > 0:
         raise ValueError(f"time_limit must be > 0 seconds, got {time_limit!r}")
     n, P = obj.n_items, obj.n_pairs
-    max_cuts = 10 * n if max_cuts is None else check_positive_int(max_cuts, "max_cuts")
+    lp_cuts = None if max_cuts is None else check_positive_int(max_cuts, "max_cuts")  # None: cc_lp's default
+    max_cuts = 10 * n if max_cuts is None else lp_cuts
     integral = obj.is_integral()
     c, const = _linear_cost(obj)
     A_trip, lb_trip = _triplet_rows(obj)
@@ -526,7 +528,7 @@ def cc_exact(obj, time_limit: float = 60.0, solver: str = "highs", triangles: st
     elif triangles == "all":
         tri = all_triangles(n)
     else:
-        lp = cc_lp(obj, time_limit=0.3 * time_limit, max_cuts=max_cuts)
+        lp = cc_lp(obj, time_limit=0.3 * time_limit, max_cuts=lp_cuts)
         tri = lp.triangles
         if lp.optimal:
             lb = max(lb, lp.value)
