@@ -49,3 +49,22 @@ def test_minmax_option_and_estimator_side_scaling():
     from ccexp.algorithms.constrained import scale_symmetric
 
     np.testing.assert_allclose(scale_symmetric(ccexp.load_dataset("glass").X).max(0), 1)
+
+
+def test_glass_keep_id_adds_the_row_id_as_first_feature():
+    require_data("glass/glass.data")
+    plain = ccexp.load_dataset("glass")
+    with_id = ccexp.load_dataset("glass", keep_id=True)
+    assert with_id.X.shape == (214, 10)
+    assert with_id.X[:, 0].tolist() == list(range(1, 215))
+    assert np.array_equal(with_id.X[:, 1:], plain.X)
+    assert np.array_equal(with_id.y, plain.y)
+    assert with_id.params["keep_id"] is True and "keep_id" not in plain.params
+
+
+def test_keep_id_is_refused_where_there_is_no_id():
+    require_data("parkinsons/parkinsons.data")
+    with pytest.raises(ValueError, match="keep_id applies to glass only"):
+        ccexp.load_dataset("parkinsons", keep_id=True)
+    with pytest.raises(ValueError, match="keep_id must be"):
+        ccexp.load_dataset("glass", keep_id="yes")

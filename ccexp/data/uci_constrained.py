@@ -63,10 +63,22 @@ CONSTRAINED_SPECS: dict[str, UCISpec] = {
     )
 }
 
-_CACHE: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+#: Glass with its Id column kept as a feature (``keep_id=True``): the Id is
+#: the row number and the file is sorted by class, so it nearly gives the
+#: label away; kept only to test whether the paper's numbers were made so
+#: (experiments/zhu2013/README.md).
+_GLASS_WITH_ID = UCISpec(
+    "glass",
+    (_GLASS,),
+    label_col=-1,
+    description="Glass identification with the Id column as a 10th feature",
+    expected_shape=(214, 10),
+)
+
+_CACHE: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray]] = {}
 
 
-def load_constrained_uci(name: str, scale: str = "none", random_state=None) -> Dataset:
+def load_constrained_uci(name: str, scale: str = "none", random_state=None, keep_id: bool = False) -> Dataset:
     """Load ``glass``, ``segmentation`` or ``parkinsons``.
 
     Parameters
@@ -77,6 +89,9 @@ def load_constrained_uci(name: str, scale: str = "none", random_state=None) -> D
         ``"none"`` and let the estimators scale to [-1, 1].
     random_state : ignored
         Accepted for the uniform loader interface; loading is deterministic.
+    keep_id : bool
+        Glass only: keep the Id column (1..214, rows sorted by class) as a
+        feature instead of dropping it.
 
     Returns
     -------
@@ -86,20 +101,28 @@ def load_constrained_uci(name: str, scale: str = "none", random_state=None) -> D
     """
     if name not in CONSTRAINED_SPECS:
         raise unknown_name_error("dataset", name, CONSTRAINED_SPECS)
-    spec = CONSTRAINED_SPECS[name]
-    if name not in _CACHE:
-        _CACHE[name] = read_uci(spec)
-    X, labels = _CACHE[name]
+    if not isinstance(keep_id, (bool, np.bool_)):
+        raise ValueError(f"keep_id must be true or false, got {keep_id!r}")
+    if keep_id and name != "glass":
+        raise ValueError(f"keep_id applies to glass only (its row Id column); {name!r} has none to keep")
+    spec = _GLASS_WITH_ID if keep_id else CONSTRAINED_SPECS[name]
+    key = (name, bool(keep_id))
+    if key not in _CACHE:
+        _CACHE[key] = read_uci(spec)
+    X, labels = _CACHE[key]
     if spec.expected_shape is not None and X.shape != spec.expected_shape:
         raise ValueError(f"{name}: parsed shape {X.shape}, expected {spec.expected_shape}")
     class_names, y = np.unique(labels, return_inverse=True)
     X = np.ascontiguousarray(scale_features(X.copy(), scale), dtype=np.float64)
-    return Dataset(name=name, y=y.astype(np.int64), X=X, params={"scale": scale, "classes": [str(c) for c in class_names]})
+    params = {"scale": scale, "classes": [str(c) for c in class_names]}
+    if keep_id:
+        params["keep_id"] = True
+    return Dataset(name=name, y=y.astype(np.int64), X=X, params=params)
 
 
 def _register(spec: UCISpec) -> None:
-    def loader(random_state=None, scale="none"):
-        return load_constrained_uci(spec.name, scale=scale, random_state=random_state)
+    def loader(random_state=None, scale="none", keep_id=False):
+        return load_constrained_uci(spec.name, scale=scale, random_state=random_state, keep_id=keep_id)
 
     loader.__name__ = f"load_{spec.name}"
     loader.__doc__ = f"{spec.description}; see :func:`load_constrained_uci`."

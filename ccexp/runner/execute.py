@@ -148,6 +148,8 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
             for attr in ("n_removed_", "n_passes_"):
                 if hasattr(est, attr):
                     rec[attr.rstrip("_")] = int(getattr(est, attr))
+            # values an estimator asks to be recorded (e.g. an LP bound)
+            rec.update(getattr(est, "record_", None) or {})
             if getattr(est, "history_", None) is not None:
                 # per-step trace, written to traces.parquet by the sweep
                 rec["n_queries"] = int(est.history_[-1]["n_queries"]) if est.history_ else 0

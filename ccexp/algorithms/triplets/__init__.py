@@ -1,6 +1,7 @@
 """Triplet correlation clustering (Ukkonen 2017): Algorithms 1 and 2."""
 
 from .approx import TripletApprox, triplet_cc_instance
+from .approx_lp import TripletApproxLP
 from .crowdclust import CrowdClustDPMM
 from .local_search import LsAD, LsADVC, LsEQ, LsEQVC, TripletLocalSearch, triplet_local_search
 from .objective import triplet_objective
@@ -15,6 +16,7 @@ __all__ = [
     "LsEQVC",
     "TSTEDPMM",
     "TripletApprox",
+    "TripletApproxLP",
     "TripletLocalSearch",
     "consistent_triplets",
     "triplet_cc_instance",
