@@ -143,6 +143,8 @@ def test_rule_is_stated_on_the_page_and_in_every_readme(tmp_path):
     page = write_reproduction(tmp_path).read_text()
     assert "## Tolerance rule" in page and TOLERANCE_RULE in page
     for paper in PAPERS:
+        if not len(load_reference(paper)):  # cc_gaps: no published number to compare with
+            continue
         readme = (experiments_dir() / paper / "README.md").read_text()
         assert "## Tolerance rule" in readme and TOLERANCE_RULE in readme, paper
 
