@@ -268,7 +268,9 @@ _SUPERVISION = {
 
 
 def _problem_for(algorithm):
-    ds_name, ds_params, oracle, oracle_params = _SUPERVISION[ALGORITHMS.get(algorithm).supervision]
+    kind = ALGORITHMS.get(algorithm).supervision
+    # cc_exact / cc_pivot / cc_maxcor_ls read any supervision that has a pair objective: give them triplets
+    ds_name, ds_params, oracle, oracle_params = _SUPERVISION["triplets" if kind == "any" else kind]
     ds = ccexp.load_dataset(ds_name, random_state=0, **ds_params)
     return ccexp.make_problem(oracle, ds, random_state=0, **oracle_params)
 
