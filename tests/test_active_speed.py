@@ -59,3 +59,22 @@ def test_least_magnitude_cut_by_hand():
     assert K.least_magnitude_cut(S, counts, 3, 2) == (0.1, 6)
     counts[0, 2] = counts[2, 0] = 3  # capped: one 0.1 leaves the candidates
     assert K.least_magnitude_cut(S, counts, 3, 2) == (0.2, 5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 60), st.integers(0, 2**31 - 1))
+def test_max_correlation_is_bitwise_the_plain_double_loop(n, k, seed):
+    # the local search's stopping rule and restart comparison see this sum: same bits, same run
+    rng = np.random.default_rng(seed)
+    S = rng.normal(size=(n, n)) / 3
+    S = np.triu(S, 1)
+    S = S + S.T
+    labels = rng.integers(0, min(k, n), size=n)
+    assert K.max_correlation(S, labels) == K.max_correlation_plain(S, labels)
+
+
+def test_max_correlation_by_hand():
+    S = np.array([[0, 1, -1], [1, 0, -2], [-1, -2, 0]], dtype=float)
+    assert K.max_correlation(S, np.array([0, 0, 1])) == 1.0
+    assert K.max_correlation(S, np.array([2, 0, 2])) == -1.0
+    assert K.max_correlation(S, np.array([1, 1, 1])) == -2.0

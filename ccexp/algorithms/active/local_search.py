@@ -44,7 +44,7 @@ def max_correlation_objective(S, labels) -> float:
     labels = np.ascontiguousarray(labels, dtype=np.int64)
     if labels.shape != (S.shape[0],):
         raise ValueError(f"labels must have shape ({S.shape[0]},), got {labels.shape}")
-    return float(K.max_correlation(S, labels))
+    return float(K.max_correlation_plain(S, labels))  # any integer ids, not only [0, N)
 
 
 def _local_search(S, k, n_restarts, eta, max_passes, rng):
