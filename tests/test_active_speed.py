@@ -78,3 +78,20 @@ def test_max_correlation_by_hand():
     assert K.max_correlation(S, np.array([0, 0, 1])) == 1.0
     assert K.max_correlation(S, np.array([2, 0, 2])) == -1.0
     assert K.max_correlation(S, np.array([1, 1, 1])) == -2.0
+
+
+def test_run_json_records_the_wall_time(tmp_path):
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _sweeps import DATASET, ORACLE, SMALL
+
+    from ccexp.runner.sweep import run_sweep
+
+    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=1)
+    run = json.loads((res.directory / "run.json").read_text())
+    assert run["wall_seconds"] == round(res.seconds, 3) and run["wall_seconds"] > 0
+    assert run["n_run"] == res.n_run > 0 and run["n_cases"] == res.n_cases
+    assert run["n_jobs"] == 1 and run["backend"] == "loky"

@@ -231,7 +231,12 @@ def run_sweep(
     df = store.consolidate()
     if len(df):
         df = df[df["case_id"].isin(set(case_ids))].reset_index(drop=True)
-    return SweepResult(df, out_dir, len(cases), n_pending, time.perf_counter() - t_start)
+    wall = time.perf_counter() - t_start
+    # the wall time of this call and what it ran (a resumed sweep records its own part)
+    run = json.loads((out_dir / "run.json").read_text())
+    run.update({"wall_seconds": round(wall, 3), "n_run": n_pending, "n_jobs": n_jobs, "backend": backend})
+    (out_dir / "run.json").write_text(json.dumps(run, indent=2))
+    return SweepResult(df, out_dir, len(cases), n_pending, wall)
 
 
 def _run_tasks(tasks, context, store, bar, n_jobs, backend) -> None:
