@@ -63,31 +63,47 @@ def convergence_stop(y, rule: dict | None):
     """
     if not rule or y is None:
         return None
-    from ..metrics import adjusted_rand
+    from ..cc.contingency import adjusted_rand_fast
 
     threshold = float(rule.get("threshold", 1.0))
     patience = int(rule.get("patience", 5))
     streak = [0]
 
     def callback(n_queries, labels) -> bool:
-        streak[0] = streak[0] + 1 if adjusted_rand(y, labels) >= threshold else 0
+        ari = adjusted_rand_fast(y, labels)
+        callback.ari.append(ari)  # one per clustering, reused by history_trace
+        streak[0] = streak[0] + 1 if ari >= threshold else 0
         return streak[0] >= patience
 
+    callback.ari = []
     return callback
 
 
-def history_trace(history, y, metrics=("ari", "ami")) -> list[dict]:
-    """One row per entry of an estimator's ``history_``: step, n_queries, scores, numeric extras."""
-    from ..metrics import adjusted_mutual_info, adjusted_rand
+def history_trace(history, y, metrics=("ari", "ami"), ari=None) -> list[dict]:
+    """One row per entry of an estimator's ``history_``: step, n_queries, scores, numeric extras.
 
-    fns = {"ari": adjusted_rand, "ami": adjusted_mutual_info}
+    ARI and AMI come from one numba contingency table per step (equal to
+    scikit-learn's to ~1e-12, ``tests/test_contingency.py``); ``ari``, the
+    values the convergence rule computed for the same clusterings, is
+    reused when it covers every step.
+    """
+    from ..cc.contingency import ari_ami
+
+    unknown = set(metrics) - {"ari", "ami"}
+    if unknown:
+        raise ValueError(f"trace_metrics: unknown {sorted(unknown)}; known: ['ami', 'ari']")
+    known_ari = ari if ari is not None and len(ari) == len(history) else None
     rows = []
     for step, h in enumerate(history):
         row = {"step": step, "n_queries": int(h["n_queries"])}
         labels = h.get("labels")
         if labels is not None and y is not None:
-            for m in metrics:
-                row[m] = fns[m](y, labels)
+            need_ari = "ari" in metrics and known_ari is None
+            r, m = ari_ami(y, labels, ari=need_ari, ami="ami" in metrics)
+            if known_ari is not None:
+                r = known_ari[step]
+            for name in metrics:
+                row[name] = r if name == "ari" else m
         for k, v in h.items():
             if k not in ("labels", "n_queries") and isinstance(v, (int, float, np.integer, np.floating, bool, np.bool_)):
                 row[k] = float(v)
@@ -154,7 +170,8 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
                 # per-step trace, written to traces.parquet by the sweep
                 rec["n_queries"] = int(est.history_[-1]["n_queries"]) if est.history_ else 0
                 rec["stop_reason"] = getattr(est, "stop_reason_", None)
-                rec["_trace"] = history_trace(est.history_, dataset.y, tuple(context.get("trace_metrics") or ("ari", "ami")))
+                rec["_trace"] = history_trace(est.history_, dataset.y, tuple(context.get("trace_metrics") or ("ari", "ami")),
+                                              ari=getattr(kwargs.get("callback"), "ari", None))
             rec["status"] = getattr(est, "status_", "ok")
         except Exception as exc:  # noqa: BLE001 - recorded, never silent
             rec["status"] = "error"

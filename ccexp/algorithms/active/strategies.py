@@ -122,6 +122,26 @@ class BatchSelector:
         return out_u[:k], out_v[:k]
 
     def _uncertainty(self, S, counts, n_want, rng):
+        """Eq. 8: the ``n_want`` eligible edges of least |S|, ties at the cut drawn at random.
+
+        The same edges, in the same order and with the same draws from
+        ``rng`` as :meth:`_uncertainty_reference` (``top_b_with_ties`` over
+        all |E| magnitudes), without materialising and partitioning them:
+        a heap finds the cut, one more pass lists the edges below and at it.
+        """
+        thr, m = K.least_magnitude_cut(S, counts, self.cap, n_want)
+        if n_want <= 0 or n_want >= m:
+            return self._uncertainty_reference(S, counts, n_want, rng)
+        nb, nt = K.split_at_magnitude(S, counts, self.cap, thr, self.viol_u, self.viol_v,
+                                      self.touched_u, self.touched_v)
+        # as top_b_with_ties: all below the cut, then a draw without replacement among the ties
+        idx = rng.choice(np.arange(nt), size=n_want - nb, replace=False)
+        bu = np.concatenate([self.viol_u[:nb], self.touched_u[idx]])
+        bv = np.concatenate([self.viol_v[:nb], self.touched_v[idx]])
+        return bu, bv
+
+    def _uncertainty_reference(self, S, counts, n_want, rng):
+        """Eq. 8 over the materialised array of eligible magnitudes (the plain version)."""
         if self._vals is None:
             self._vals = np.empty(self.viol_u.shape[0], dtype=np.float64)
         m = K.eligible_magnitudes(S, counts, self.cap, self._vals, self.touched_u, self.touched_v)
