@@ -62,7 +62,7 @@ def _setting_key(params: dict) -> tuple:
 
 def _check_runs(client, results: Path, tmp_download: Path) -> None:
     """The parent run, its children and the records artifact agree with ``records.parquet``."""
-    records = pd.read_parquet(results / EXPERIMENT / "records.parquet")
+    records = pd.read_parquet(results / EXPERIMENT / "ci" / "records.parquet")
     assert len(records) > 0
     assert (records["status"] == "ok").all(), records.loc[records["status"] != "ok", "error"].head().tolist()
     groups = records.groupby(["algorithm"] + SETTING)
@@ -144,7 +144,7 @@ def test_local_store(tmp_path):
 
 def test_off_writes_no_store(tmp_path):
     _run_sweep(tmp_path, "tracking=off")
-    assert (tmp_path / EXPERIMENT / "records.parquet").exists()
+    assert (tmp_path / EXPERIMENT / "ci" / "records.parquet").exists()
     assert not (tmp_path / "mlflow.db").exists()
     assert not list(tmp_path.rglob("*.db")), list(tmp_path.rglob("*.db"))
     assert not (tmp_path / "mlruns").exists()
