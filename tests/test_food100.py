@@ -113,4 +113,7 @@ def test_exp2_reproduces_food_clustering_at_ci_scale(tmp_path):
     assert set(cmp.loc[rest, "status"]) == {"not run"} and cmp.loc[rest, "ref_id"].str.endswith("/nature").all()
     assert (out / "figures" / "cluster_sizes.png").is_file()
     members = pd.read_csv(out / "tables" / "cluster_members.csv")
-    assert members[members["algorithm"] == "Ls-AD-VC"]["size"].sum() == 100
+    ls = members[members["algorithm"] == "Ls-AD-VC"]
+    assert ls.groupby("dataset")["size"].sum().to_dict() == {"food100": 100, "food100_all": 100}
+    # the paper's four clusters, one a singleton, on the unique triplets
+    assert sorted(ls.loc[ls["dataset"] == "food100", "size"]) == [1, 3, 37, 59]
