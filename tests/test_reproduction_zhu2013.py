@@ -27,7 +27,7 @@ def results(tmp_path_factory):
 
 
 def comparison(results, exp):
-    return pd.read_csv(results / exp / "comparison.csv", keep_default_na=False, na_values=[""])
+    return pd.read_csv(results / exp / "ci" / "comparison.csv", keep_default_na=False, na_values=[""])
 
 
 @pytest.mark.parametrize("exp", ["coprf_perfect", "coprf_noisy"])
@@ -35,15 +35,15 @@ def test_report_covers_every_reference_row_and_writes_figure_4(results, exp):
     cmp = comparison(results, exp)
     assert len(cmp) == len(load_reference("zhu2013", exp))
     assert (cmp[cmp.dataset == "erce"].verdict == "not run").all()  # ERCe is not public
-    assert (results / exp / "figures" / f"{exp}_ari_curves.png").is_file()
-    rec = pd.read_parquet(results / exp / "records.parquet")
+    assert (results / exp / "ci" / "figures" / f"{exp}_ari_curves.png").is_file()
+    rec = pd.read_parquet(results / exp / "ci" / "records.parquet")
     assert set(rec.status) <= {"ok", "infeasible"}  # COP-KMeans failures are recorded, never errors
     assert set(rec[rec.status == "infeasible"].algorithm) <= {"cop_kmeans"}
 
 
 def test_spclust_ignores_constraints_so_both_tables_agree(results):
     """SPClust rows are equal in Tables II and III (it never reads the constraints)."""
-    a, b = (pd.read_parquet(results / e / "records.parquet") for e in ("coprf_perfect", "coprf_noisy"))
+    a, b = (pd.read_parquet(results / e / "ci" / "records.parquet") for e in ("coprf_perfect", "coprf_noisy"))
     key = ["dataset", "oracle.n_constraints", "trial"]
     a, b = (x[x.algorithm == "spectral"].set_index(key).sort_index() for x in (a, b))
     pd.testing.assert_series_equal(a.ari, b.ari)
@@ -69,6 +69,6 @@ def test_iris_areas_have_their_pinned_status(results, exp):
 
 
 def test_noisy_constraints_never_help_coprf_on_average(results):
-    t2 = pd.read_csv(results / "coprf_perfect" / "tables" / "table2_area_under_ari.csv").set_index("Dataset")
-    t3 = pd.read_csv(results / "coprf_noisy" / "tables" / "table3_area_under_ari.csv").set_index("Dataset")
+    t2 = pd.read_csv(results / "coprf_perfect" / "ci" / "tables" / "table2_area_under_ari.csv").set_index("Dataset")
+    t3 = pd.read_csv(results / "coprf_noisy" / "ci" / "tables" / "table3_area_under_ari.csv").set_index("Dataset")
     assert t3.loc["average", "COP-RF"] <= t2.loc["average", "COP-RF"]
