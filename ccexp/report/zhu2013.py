@@ -207,7 +207,7 @@ def _report(experiment: str, table_name: str, records: pd.DataFrame, out_dir: Pa
     averages = _averages(table)
     perfect_averages = None
     if experiment == "coprf_noisy":
-        perfect = out_dir.parent / "coprf_perfect" / "tables" / "table2_area_under_ari.csv"
+        perfect = out_dir.parent.parent / "coprf_perfect" / out_dir.name / "tables" / "table2_area_under_ari.csv"  # same scale
         if perfect.is_file():
             p = pd.read_csv(perfect).rename(columns={v: k for k, v in DISPLAY.items()} | {"Dataset": "dataset"})
             perfect_averages = _averages(p)
