@@ -153,6 +153,20 @@ def _mutual_info(rows, cols, counts, a, b, n):
 
 
 @njit(cache=True)
+def _marginal_logs(sizes, n):
+    """log(s), lgamma(s + 1) and lgamma(n - s + 1) of each marginal size ``s`` (rows or columns)."""
+    k = sizes.shape[0]
+    log_s = np.empty(k)
+    gln_s = np.empty(k)
+    gln_ns = np.empty(k)
+    for i in range(k):
+        log_s[i] = math.log(sizes[i])
+        gln_s[i] = math.lgamma(sizes[i] + 1.0)
+        gln_ns[i] = math.lgamma(n - sizes[i] + 1.0)
+    return log_s, gln_s, gln_ns
+
+
+@njit(cache=True)
 def expected_mutual_information(a, b, n):
     """E[MI] under the hypergeometric model (Vinh, Epps and Bailey 2010, Eq. 24b).
 
@@ -186,20 +200,8 @@ def expected_mutual_information(a, b, n):
         term1[t] = v / n
         log_nnij[t] = log_n + math.log(v)
         gln_nnij[t] = math.lgamma(v + 1.0) + lg_n1
-    log_a = np.empty(n_rows)
-    gln_a = np.empty(n_rows)
-    gln_na = np.empty(n_rows)
-    for i in range(n_rows):
-        log_a[i] = math.log(a[i])
-        gln_a[i] = math.lgamma(a[i] + 1.0)
-        gln_na[i] = math.lgamma(n - a[i] + 1.0)
-    log_b = np.empty(n_cols)
-    gln_b = np.empty(n_cols)
-    gln_nb = np.empty(n_cols)
-    for j in range(n_cols):
-        log_b[j] = math.log(b[j])
-        gln_b[j] = math.lgamma(b[j] + 1.0)
-        gln_nb[j] = math.lgamma(n - b[j] + 1.0)
+    log_a, gln_a, gln_na = _marginal_logs(a, n)
+    log_b, gln_b, gln_nb = _marginal_logs(b, n)
     # lgamma(k + 1) for k = 0 .. n, looked up in the inner loop (the same values as calling it)
     gl = np.empty(n + 1)
     for t in range(n + 1):
