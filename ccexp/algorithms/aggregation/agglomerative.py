@@ -7,7 +7,7 @@ import numpy as np
 from ...cc.union_find import connected_components
 from ...registry import ALGORITHMS
 from .estimator import AggregationEstimator
-from .weights import EncodedClusterings, condensed_weights
+from ...objectives.clusterings import EncodedClusterings, condensed_weights
 
 
 @ALGORITHMS.register("agglomerative")
