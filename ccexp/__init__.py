@@ -9,15 +9,15 @@ Public API (stable names)::
     ccexp.score(est.labels_, ds.y, problem=prob)
 """
 
+from ._version import __version__
 from .algorithms import list_algorithms, make_algorithm
 from .data import Dataset, list_datasets, load_dataset
 from .metrics import score
 from .oracles import list_oracles, make_problem
 from .problem import Problem
 
-__version__ = "0.1.0"
-
 __all__ = [
+    "__version__",
     "Dataset",
     "Problem",
     "list_algorithms",

@@ -16,15 +16,21 @@ from pathlib import Path
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
+from hydra.errors import HydraException
 from omegaconf import DictConfig, OmegaConf
+
+from .data import MissingDataError
+from .report import make_report
+from .runner.compose import ConfigError, compose_config, normalize_overrides
+from .runner.config import experiment_description, resolve_run, with_algorithm_choice
+from .runner.sweep import run_sweep
+from .runner.tracking import check_tracking, log_sweep, tracking_uri
 
 log = logging.getLogger("ccexp")
 
 
 def _help(what: str) -> str:
     """Text for the help page (conf/hydra/help/ccexp.yaml): ``experiments`` lists them, one line each."""
-    from .runner.config import experiment_description
-
     if what == "experiments":
         names = list_experiments()
         width = max(map(len, names))
@@ -49,10 +55,6 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         An override that cannot take effect or a malformed option (the
         command line prints its one-line message and exits 2).
     """
-    from .runner.config import resolve_run
-    from .runner.sweep import run_sweep
-    from .runner.tracking import check_tracking, log_sweep, tracking_uri
-
     spec = resolve_run(cfg, overrides or [])
     experiment, dataset, oracle = spec.experiment, spec.dataset, spec.oracle
     # paths.data is where every loader (in this process and in the workers it starts) reads real files
@@ -83,8 +85,6 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         (log.warning if errors else log.info)("%s", result.error_summary())
     report_dir = None
     if cfg.report:
-        from .report import make_report
-
         report_dir = make_report(
             experiment["name"], results_dir=results, scale=experiment.get("scale"), records=result.records,
             label=spec.label, filter_to_grid=False,  # already this invocation's cases, overrides included
@@ -100,9 +100,6 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
 
 @hydra.main(config_path="pkg://ccexp.conf", config_name="config", version_base="1.3")
 def _hydra_main(cfg: DictConfig) -> None:
-    from .data import MissingDataError
-    from .runner.config import ConfigError
-
     overrides = list(HydraConfig.get().overrides.task)
     try:
         run(cfg, overrides)
@@ -142,10 +139,6 @@ def main() -> None:
     and with a single algorithm in the experiment its config is chosen, so
     ``algorithm.<param>=v`` sets that algorithm's parameter.
     """
-    from hydra.errors import HydraException
-
-    from .runner.config import compose_config, normalize_overrides, with_algorithm_choice
-
     # +experiment=NAME (the older spelling) is the plain choice experiment=NAME
     argv = normalize_overrides(sys.argv[1:])
     if not {"--help", "-h", "--hydra-help", "--version", "--shell-completion", "-sc"} & set(argv):

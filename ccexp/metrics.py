@@ -8,8 +8,11 @@ the contingency table in O(n) rather than over the O(n^2) pairs.
 from __future__ import annotations
 
 import numpy as np
+from sklearn.metrics import adjusted_mutual_info_score, adjusted_rand_score
+from sklearn.metrics.cluster import contingency_matrix
 
 from ._validation import check_labels
+from .objectives import problem_objective
 
 
 def _check_pair(y_true, y_pred):
@@ -46,8 +49,6 @@ def adjusted_rand(y_true, y_pred) -> float:
     >>> adjusted_rand([0, 0, 1, 1], [5, 5, 2, 2])
     1.0
     """
-    from sklearn.metrics import adjusted_rand_score
-
     y_true, y_pred = _check_pair(y_true, y_pred)
     return float(adjusted_rand_score(y_true, y_pred))
 
@@ -72,8 +73,6 @@ def adjusted_mutual_info(y_true, y_pred) -> float:
     >>> adjusted_mutual_info([0, 0, 1, 1], [1, 1, 0, 0])
     1.0
     """
-    from sklearn.metrics import adjusted_mutual_info_score
-
     y_true, y_pred = _check_pair(y_true, y_pred)
     return float(adjusted_mutual_info_score(y_true, y_pred))
 
@@ -126,8 +125,6 @@ def pairwise_precision_recall_f(y_true, y_pred) -> tuple[float, float, float]:
     >>> pairwise_precision_recall_f([0, 0, 0, 1, 1], [0, 0, 1, 1, 1])
     (0.5, 0.5, 0.5)
     """
-    from sklearn.metrics.cluster import contingency_matrix
-
     y_true, y_pred = _check_pair(y_true, y_pred)
     if y_true.shape[0] < 2:
         return 1.0, 1.0, 1.0  # one item, no pairs at all: both 0/0 conventions apply
@@ -219,10 +216,6 @@ def score(labels, y, problem=None) -> dict:
     labels = check_labels(labels, "labels")
     out = clustering_metrics(labels, y)
     if problem is not None:
-        # Imported here: objectives depend on algorithms' cost functions,
-        # and metrics must stay importable without them.
-        from ccexp.objectives import problem_objective
-
         out.update(problem_objective(labels, problem))
     return out
 
@@ -241,8 +234,6 @@ def classification_error(y_true, y_pred) -> float:
     >>> classification_error([0, 0, 1, 1], [0, 0, 0, 1])
     0.25
     """
-    from sklearn.metrics.cluster import contingency_matrix
-
     y_true, y_pred = _check_pair(y_true, y_pred)
     table = contingency_matrix(y_true, y_pred)  # classes x clusters
     return float(1.0 - table.max(axis=0).sum() / y_true.shape[0])

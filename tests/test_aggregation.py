@@ -16,15 +16,11 @@ from ccexp.algorithms.aggregation import (
     Furthest,
     LocalSearch,
     Sampling,
-    dense_weights,
-    disagreement,
-    encode,
-    lower_bound,
-    total_weights,
 )
 from ccexp.algorithms.aggregation.estimator import FIGURE1
 from ccexp.cc.labels import relabel_contiguous
 from ccexp.metrics import classification_error
+from ccexp.objectives.clusterings import dense_weights, disagreement, encode, lower_bound, total_weights
 
 ALL = [BestClustering, Balls, Agglomerative, Furthest, LocalSearch, Sampling]
 

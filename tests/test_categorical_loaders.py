@@ -6,7 +6,7 @@ import pytest
 from conftest import require_data
 
 import ccexp
-from ccexp.algorithms.aggregation import disagreement, lower_bound
+from ccexp.objectives.clusterings import disagreement, lower_bound
 
 
 def test_house_votes():

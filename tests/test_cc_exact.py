@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _brute import all_partitions
-from ccexp.algorithms.aggregation.weights import disagreement
-from ccexp.algorithms.triplets._kernels import triplet_cost
+from ccexp.objectives.clusterings import disagreement
+from ccexp.objectives.kernels import triplet_cost
 from ccexp.cc import cc_cost, signed_graph_from_edges
 from ccexp.cc.exact import (
     PairObjective,

@@ -20,7 +20,7 @@ from ccexp.algorithms.constrained import (
     njw_spectral,
     scale_symmetric,
 )
-from ccexp.algorithms.constrained.objective import violated
+from ccexp.objectives.pairwise import violated
 from ccexp.metrics import adjusted_rand
 from ccexp.oracles.pairwise import pairwise_constraints, random_pairs
 

@@ -20,8 +20,8 @@ from ccexp.algorithms.relative import (
     learn_svm_metric,
     linkage_to_parent,
     one_tree,
-    partition_violations,
 )
+from ccexp.objectives.relative import partition_violations
 
 
 # --- helpers: random binary trees and their induced triplets -----------------

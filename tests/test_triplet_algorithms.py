@@ -18,10 +18,10 @@ from ccexp.algorithms.triplets import (
     TripletApprox,
     consistent_triplets,
     triplet_cc_instance,
-    triplet_objective,
     triplet_vertex_cover,
 )
 from ccexp.cc import cc_cost
+from ccexp.objectives.triplets import triplet_objective
 from ccexp.oracles import generate_triplets
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import ccexp
 from _brute import all_partitions
 from ccexp.algorithms.triplets import TripletApproxLP, triplet_cc_instance, triplet_vertex_cover
-from ccexp.algorithms.triplets._kernels import triplet_cost
+from ccexp.objectives.kernels import triplet_cost
 from ccexp.cc import cc_cost
 from ccexp.cc.exact import PairObjective, cc_lp
 from ccexp.cc.region_growing import region_growing

@@ -29,8 +29,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..cc import pivot, signed_graph_from_edges
-from ..cc.exact import PairObjective, cc_exact, cc_lp
+from ..cc.exact import PairObjective, cc_exact, cc_lp, pair_index
+from ..objectives.clusterings import dense_weights
 from ..registry import ALGORITHMS
+from .active.local_search import max_correlation_clustering
 from .base import ProblemEstimator
 
 
@@ -46,8 +48,6 @@ def _fixed_similarity(problem) -> np.ndarray:
 
 
 def _clusterings_X(problem) -> np.ndarray:
-    from .aggregation.weights import dense_weights
-
     return dense_weights(problem.clusterings, problem.meta.get("missing_p", 0.5))
 
 
@@ -60,8 +60,6 @@ def pair_objective(problem) -> PairObjective:
         return PairObjective.from_distances(_clusterings_X(problem))
     if problem.must_link is not None or problem.cannot_link is not None:
         P = n * (n - 1) // 2
-        from ..cc.exact import pair_index
-
         apart = np.zeros(P)
         together = np.zeros(P)
         for arr, target in ((problem.must_link, apart), (problem.cannot_link, together)):
@@ -181,8 +179,6 @@ class CCMaxCorLS(_PairEstimator):
         self.random_state = random_state
 
     def fit_problem(self, problem):
-        from .active.local_search import max_correlation_clustering
-
         labels, _ = max_correlation_clustering(signed_weights(problem), n_restarts=self.n_restarts,
                                                random_state=self.random_state)
         return self._finish(problem, labels)

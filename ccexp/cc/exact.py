@@ -36,12 +36,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from itertools import combinations
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.optimize import Bounds, LinearConstraint, milp
 
 from .._validation import check_labels, check_positive_int
 from .graph import SignedGraph
+from .labels import relabel_contiguous
 from .union_find import connected_components
 
 # Integral objectives (triplet counts, integer weights) prove optimality once
@@ -306,8 +309,6 @@ def violated_triangles(x: np.ndarray, n: int, tol: float = 1e-6, max_cuts: int |
 
 def all_triangles(n: int) -> np.ndarray:
     """Every triangle inequality: 3 per triple of items."""
-    from itertools import combinations
-
     trip = np.array(list(combinations(range(n), 3)), dtype=np.int64).reshape(-1, 3)
     i, j, k = trip.T
     return np.concatenate([np.column_stack([i, j, k]), np.column_stack([i, k, j]), np.column_stack([j, k, i])])
@@ -340,8 +341,6 @@ def _gap(ub: float, lb: float) -> float:
 # one solve of the relaxed model (current triangle set), per solver
 # --------------------------------------------------------------------------
 def _solve_highs(obj, c, A_trip, lb_trip, tri, time_limit, integral_vars):
-    from scipy.optimize import Bounds, LinearConstraint, milp
-
     n, P = obj.n_items, obj.n_pairs
     nv = c.shape[0]
     cons = []
@@ -575,8 +574,6 @@ def cc_exact(obj, time_limit: float = 60.0, solver: str = "highs", triangles: st
         optimal = True
         if integral:
             lb = ub  # the optimum is an integer in [lb, ub] with ub - lb < 1
-    from .labels import relabel_contiguous
-
     return ExactResult(
         labels=relabel_contiguous(best_labels),
         objective=float(ub),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from .._validation import check_labels, check_positive_int
 from ._kernels import cc_local_search_pass, relabel_bounded_kernel
@@ -90,8 +91,6 @@ def cc_local_search(graph, labels=None, max_passes: int = 1000) -> np.ndarray:
         h = int(relabel_bounded_kernel(lab, k_new))
         if n_moved == 0:
             return lab
-    from sklearn.exceptions import ConvergenceWarning
-
     warnings.warn(
         f"cc_local_search: still moving items after max_passes={max_passes} passes; "
         "the result may not be a local optimum",

@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import shortest_path
 
 
 def region_growing(x: np.ndarray, W: np.ndarray, c: float = 2.0, order=None):
@@ -136,9 +138,6 @@ def edge_metric(x: np.ndarray, W: np.ndarray) -> np.ndarray:
     triangle inequalities.  So it is an optimal LP solution as well, one
     that separates items with no evidence between them.
     """
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import shortest_path
-
     x = np.asarray(x, dtype=np.float64)
     n = x.shape[0]
     iu, iv = np.triu_indices(n, 1)

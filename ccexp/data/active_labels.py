@@ -11,6 +11,7 @@ ten-dimensional normal points in 10 equal clusters, with features.
 from __future__ import annotations
 
 import numpy as np
+from sklearn.datasets import make_blobs
 
 from .._validation import check_positive_int, check_random_state
 from ..registry import DATASETS
@@ -70,8 +71,6 @@ def synthetic_blobs(n: int = 500, k: int = 10, d: int = 10, cluster_std: float =
     spread; cluster sizes differ by at most one.  ``params["kmeans_k"] = k``
     for the k-means initialisation of sigma_0.
     """
-    from sklearn.datasets import make_blobs
-
     n = check_positive_int(n, "n")
     k = check_positive_int(k, "k")
     d = check_positive_int(d, "d")

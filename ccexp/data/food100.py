@@ -19,7 +19,7 @@ import numpy as np
 
 from ..registry import DATASETS
 from .dataset import Dataset
-from .files import data_file
+from .files import data_dir, data_file
 
 URL = "http://vision.cornell.edu/se3/wp-content/uploads/2014/09/food100-dataset.zip"
 #: sha256 of that zip (the one cblearn's fetcher checks).
@@ -142,8 +142,6 @@ def food100(unique: bool = False, random_state=None) -> Dataset:
         order of their image file names; ``params["images"]`` holds the
         image ids (file names without folder and extension) by item.
     """
-    from .files import data_dir
-
     images, T = _load_raw(str(data_dir().resolve()))
     if unique:
         _, first = np.unique(T, axis=0, return_index=True)

@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
 
+from . import aronsson_arrays, categorical, food100, nature, uci, uci_active, uci_constrained
+
 
 @dataclass(frozen=True)
 class ManifestEntry:
@@ -217,8 +219,6 @@ def build_manifest() -> dict[str, ManifestEntry]:
     ValueError
         When two loaders name the same file with different checksums or URLs.
     """
-    from . import aronsson_arrays, categorical, food100, nature, uci, uci_active, uci_constrained
-
     b = _Builder()
     for specs in (uci.UCI_SPECS, uci_constrained.CONSTRAINED_SPECS, uci_active.ACTIVE_SPECS, aronsson_arrays.ARRAY_SPECS):
         for spec in specs.values():

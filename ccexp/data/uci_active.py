@@ -26,6 +26,7 @@ import numpy as np
 from .._validation import check_positive_int, check_random_state, unknown_name_error
 from ..registry import DATASETS
 from .dataset import Dataset
+from .categorical import mushroom
 from .files import data_file
 from .uci import UCIFile, scale_features
 
@@ -209,8 +210,6 @@ def mushroom_onehot(n: int | None = None, sample_seed: int = 0, scale: str = "no
 
     1000 rows sampled by default, k-means k = 2 (Section 4.1).
     """
-    from .categorical import mushroom
-
     ds = mushroom()
     C = ds.categorical
     blocks = [(C[:, j][:, None] == np.arange(C[:, j].max() + 1)[None, :]) for j in range(C.shape[1])]

@@ -14,19 +14,15 @@ that the scorer and the algorithms use the same rule.
 from __future__ import annotations
 
 import numpy as np
+from scipy.cluster.hierarchy import fcluster, linkage
+from sklearn.cluster import KMeans
 
 from .._validation import check_random_state
-
+from ..objectives.clusterings import check_p
 from ..problem import Problem
 from ..registry import ORACLES
 
 LINKAGE_METHODS = ("single", "complete", "average", "ward", "kmeans")
-
-
-def _check_p(p) -> float:
-    from ..algorithms.aggregation.weights import check_p
-
-    return check_p(p)
 
 
 @ORACLES.register("clusterings_categorical")
@@ -36,12 +32,10 @@ def clusterings_categorical(dataset, p: float = 0.5, random_state=None) -> Probl
         raise ValueError(f"clusterings_categorical needs a dataset with categorical attributes; {dataset.name!r} has none")
     C = np.ascontiguousarray(dataset.categorical.T, dtype=np.int64)
     return Problem(n_items=C.shape[1], clusterings=C,
-                   meta={"missing_p": _check_p(p), "m": int(C.shape[0]), "n_missing": int((C < 0).sum())})
+                   meta={"missing_p": check_p(p), "m": int(C.shape[0]), "n_missing": int((C < 0).sum())})
 
 
 def _kmeans(X, k, rng, n_init):
-    from sklearn.cluster import KMeans
-
     seed = int(rng.integers(2**31 - 1))
     return KMeans(n_clusters=k, n_init=n_init, random_state=seed).fit_predict(X).astype(np.int64)
 
@@ -66,8 +60,6 @@ def clusterings_kmeans(dataset, k_min: int = 2, k_max: int = 10, n_init: int = 1
 @ORACLES.register("clusterings_linkage")
 def clusterings_linkage(dataset, k: int = 7, methods=LINKAGE_METHODS, n_init: int = 1, random_state=None) -> Problem:
     """Single, complete, average linkage, Ward (scipy) and k-means, each cut at ``k`` clusters."""
-    from scipy.cluster.hierarchy import fcluster, linkage
-
     if dataset.X is None:
         raise ValueError(f"clusterings_linkage needs features; dataset {dataset.name!r} has none")
     rng = check_random_state(random_state)

@@ -22,33 +22,19 @@ registered name, that the yaml equals the signature, and
 
 from __future__ import annotations
 
-import functools
 import inspect
 import math
 from dataclasses import dataclass, field
 from importlib import resources
 
-from hydra import compose, initialize_config_module
-from hydra.core.global_hydra import GlobalHydra
+from hydra.core.override_parser.overrides_parser import OverridesParser
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
+from ..registry import ALGORITHMS, DATASETS, ORACLES
+from .compose import ConfigError, compose_config, group_config, list_options, normalize_overrides
 from .grid import Case, expand, flatten
 from .layout import scale_label
 from .seeding import stable_hash
-
-
-class ConfigError(ValueError):
-    """An override or option that cannot take effect; the message is one line saying what to write instead."""
-
-
-def normalize_overrides(overrides) -> list[str]:
-    """``+experiment=NAME`` (the older spelling) as ``experiment=NAME``.
-
-    The root defaults hold ``experiment: null`` so that ``experiment=NAME``
-    works; Hydra then refuses ``+experiment`` ("Multiple values"), which the
-    README and scripts used for a long time, so it is read as the plain choice.
-    """
-    return [o[1:] if o.startswith("+experiment=") else o for o in overrides or ()]
 
 
 def with_algorithm_choice(overrides) -> list[str]:
@@ -78,21 +64,6 @@ def with_algorithm_choice(overrides) -> list[str]:
     return overrides
 
 
-def compose_config(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
-    """The root config composed with ``overrides`` (as on the command line)."""
-    overrides = normalize_overrides(overrides)
-    if GlobalHydra.instance().is_initialized():
-        return compose("config", overrides=overrides)
-    with initialize_config_module("ccexp.conf", version_base="1.3"):
-        return compose("config", overrides=overrides)
-
-
-def list_options(group: str) -> list[str]:
-    """The config names of a group (``conf/<group>/*.yaml``)."""
-    folder = resources.files("ccexp.conf").joinpath(group)
-    return sorted(p.name[: -len(".yaml")] for p in folder.iterdir() if p.name.endswith(".yaml"))
-
-
 def experiment_description(name: str, width: int = 100) -> str:
     """One line about an experiment: the header comment of ``conf/experiment/<name>.yaml``, cut at ``width``."""
     text = resources.files("ccexp.conf").joinpath("experiment", f"{name}.yaml").read_text()
@@ -110,22 +81,7 @@ def experiment_description(name: str, width: int = 100) -> str:
 
 
 def _registry(group: str):
-    from ..registry import ALGORITHMS, DATASETS, ORACLES
-
     return {"dataset": DATASETS, "oracle": ORACLES, "algorithm": ALGORITHMS}[group]
-
-
-@functools.lru_cache(maxsize=None)
-def _group_config_cached(group: str, name: str) -> str:
-    if name not in list_options(group):
-        raise ConfigError(f"unknown {group} {name!r}; valid {group}s are: {', '.join(list_options(group))}")
-    cfg = compose_config([f"{group}={name}"])
-    return OmegaConf.to_yaml(cfg[group], resolve=True)
-
-
-def group_config(group: str, name: str) -> dict:
-    """The config ``<group>=<name>`` as Hydra composes it (``name`` included), as a plain dict."""
-    return dict(OmegaConf.to_container(OmegaConf.create(_group_config_cached(group, name))))
 
 
 def factory_parameters(group: str, name: str) -> dict[str, object]:
@@ -178,8 +134,6 @@ class UserOverride:
 
 def parse_overrides(overrides) -> list[UserOverride]:
     """The overrides as Hydra's own parser reads them (keys and kinds; values stay Hydra's)."""
-    from hydra.core.override_parser.overrides_parser import OverridesParser
-
     parsed = OverridesParser.create().parse_overrides(list(overrides or []))
     out = []
     for o in parsed:
@@ -320,8 +274,6 @@ def _check_group_overrides(group: str, cfg: DictConfig, experiment: dict, ovs: l
 
 def _algorithm_params(cfg: DictConfig, experiment: dict, ovs: list[UserOverride]) -> dict[str, dict]:
     """Each algorithm's parameters: its composed config, the experiment's ``algorithm_params``, the user's ``algorithm.*``."""
-    from ..registry import ALGORITHMS
-
     names = experiment["algorithms"]
     extra = experiment.get("algorithm_params") or {}
     # a preset may hold parameters of algorithms that a narrower list leaves out; what the user types may not
@@ -387,8 +339,6 @@ def _check_int(value, key: str, minimum: int | None = None, allow=()) -> int:
 
 def check_options(cfg: DictConfig, experiment: dict) -> dict:
     """Typed checks of the run options (the things a user types besides the grid); returns them as a dict."""
-    from ..registry import ALGORITHMS
-
     report = _check_bool(cfg.get("report"), "report")
     _check_int(experiment.get("trials", 1), "experiment.trials", minimum=1)
     algorithms = experiment.get("algorithms")

@@ -14,6 +14,7 @@ import traceback
 
 import numpy as np
 
+from ..cc.contingency import adjusted_rand_fast, ari_ami
 from ..data import load_dataset
 from ..metrics import score
 from ..oracles import make_problem
@@ -63,8 +64,6 @@ def convergence_stop(y, rule: dict | None):
     """
     if not rule or y is None:
         return None
-    from ..cc.contingency import adjusted_rand_fast
-
     threshold = float(rule.get("threshold", 1.0))
     patience = int(rule.get("patience", 5))
     streak = [0]
@@ -87,8 +86,6 @@ def history_trace(history, y, metrics=("ari", "ami"), ari=None) -> list[dict]:
     values the convergence rule computed for the same clusterings, is
     reused when it covers every step.
     """
-    from ..cc.contingency import ari_ami
-
     unknown = set(metrics) - {"ari", "ami"}
     if unknown:
         raise ValueError(f"trace_metrics: unknown {sorted(unknown)}; known: ['ami', 'ari']")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+from .compose import group_config
 from .seeding import seed_int, stable_hash
 
 
@@ -89,15 +90,13 @@ def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, 
         the sweep sets ``dataset.name`` (or ``oracle.name``), that value's own
         ``conf/dataset/<name>.yaml`` replaces the base config, and the other
         swept values apply on top.  Those configs are composed by Hydra
-        (:func:`ccexp.runner.config.group_config`), never read by hand.
+        (:func:`ccexp.runner.compose.group_config`), never read by hand.
     algorithms : dict, optional
         Each algorithm's parameters (name -> dict), as
         :func:`ccexp.runner.config.resolve_run` builds them from the composed
         config; default: each algorithm's composed config with the
         experiment's ``algorithm_params`` on top.
     """
-    from .config import group_config
-
     grids = experiment.get("sweep") or {}
     grids = [dict(g or {}) for g in (grids if isinstance(grids, list) else [grids])]
     algorithms_params = algorithms

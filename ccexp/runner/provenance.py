@@ -18,6 +18,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from .._version import __version__
+
 #: distributions whose versions a run records
 PACKAGES = ("ccexp", "numpy", "numba", "scipy", "scikit-learn", "pandas", "pyarrow", "joblib", "mlflow", "hydra-core",
             "omegaconf", "filelock")
@@ -52,8 +54,6 @@ def git_state(path: str | os.PathLike | None = None) -> dict:
         excludes = [f":(exclude){p}" for p in OUTPUT_PATHS]
         porcelain = _git(["status", "--porcelain", "--untracked-files=no", "--", ".", *excludes], top)
     except (OSError, subprocess.SubprocessError):
-        from .. import __version__
-
         return {"commit": None, "dirty": None, "dirty_files": [], "code_version": __version__}
     dirty_files = [line[3:] for line in porcelain.splitlines() if line.strip()]
     return {"commit": commit, "dirty": bool(dirty_files), "dirty_files": dirty_files,

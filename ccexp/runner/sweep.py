@@ -100,7 +100,7 @@ def _backend(backend: str, address: str | None, local_cluster: dict | None, wait
         yield lost
         return
     with dask_client(address, local_cluster) as client:
-        from distributed import KilledWorker
+        from distributed import KilledWorker  # the dask extra, installed: dask_client checked it
 
         with parallel_config(backend="dask", client=client, wait_for_workers_timeout=wait_for_workers):
             yield (*lost, KilledWorker)

@@ -22,7 +22,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from filelock import FileLock
 
+from ..registry import ALGORITHMS
 from .layout import experiment_dir
 from .store import ResultStore
 
@@ -85,8 +87,6 @@ def _sqlite_lock(uri: str):
     crashed MLflow's schema migration (``No such index``)."""
     if not uri.startswith("sqlite:///"):
         return nullcontext()
-    from filelock import FileLock
-
     db = Path(uri[len("sqlite:///"):])
     db.parent.mkdir(parents=True, exist_ok=True)
     return FileLock(str(db) + ".lock", timeout=600)
@@ -115,8 +115,6 @@ def _param_value(algorithm: str, key: str, value):
 
 def _signature(algorithm: str) -> dict | None:
     try:
-        from ..registry import ALGORITHMS
-
         return dict(inspect.signature(ALGORITHMS.get(algorithm)).parameters)
     except (KeyError, TypeError, ValueError):
         return None
@@ -213,6 +211,7 @@ def mean_curves(traces: pd.DataFrame, case_ids) -> pd.DataFrame:
 
 
 def _curve_metrics(traces, case_ids, ts):
+    # mlflow is imported where it is used: seconds of import that tracking=off runs never pay
     from mlflow.entities import Metric
 
     curves = mean_curves(traces, case_ids)
@@ -264,6 +263,7 @@ def log_sweep(
 
 
 def _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir) -> str:
+    # mlflow is imported where it is used: seconds of import that tracking=off runs never pay
     from mlflow.entities import Metric, Param
     from mlflow.tracking import MlflowClient
 

@@ -45,6 +45,7 @@ import numpy as np
 from ..._validation import check_positive_int, check_random_state
 from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
+from .estimator import ActiveCorrelationClustering
 
 
 def kmeans(X: np.ndarray, k: int, n_init: int, rng, max_iter: int = 300, tol: float = 1e-4) -> np.ndarray:
@@ -356,8 +357,6 @@ class COBRAS(ProblemEstimator):
         return self._fit(problem.require("oracle", type(self).__name__), problem.X, callback)
 
     def _budget_and_batch(self, n: int):
-        from .estimator import ActiveCorrelationClustering
-
         helper = ActiveCorrelationClustering(max_queries=self.max_queries, batch_size=self.batch_size)
         return helper._check_params(n * (n - 1) // 2)
 

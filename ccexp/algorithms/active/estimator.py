@@ -11,8 +11,10 @@ import math
 import time
 
 import numpy as np
+from sklearn.cluster import KMeans
 
 from ..._validation import check_positive_int, check_random_state, unknown_name_error
+from ...problem_oracle import PairwiseSimilarityOracle
 from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
 from . import _kernels as K
@@ -253,8 +255,6 @@ class ActiveCorrelationClustering(ProblemEstimator):
         k = self.init_k if self.init_k is not None else (meta or {}).get("init_k")
         if k is None:
             raise ValueError("init='kmeans' needs init_k (or a problem whose meta names init_k)")
-        from sklearn.cluster import KMeans
-
         k = min(check_positive_int(k, "init_k"), n)
         seed = int(rng.integers(0, 2**31 - 1))
         return KMeans(n_clusters=k, init="k-means++", n_init=1, random_state=seed).fit(X).labels_
@@ -352,8 +352,6 @@ class ActiveCorrelationClustering(ProblemEstimator):
 
     @classmethod
     def warmup(cls) -> None:
-        from ...oracles.active import PairwiseSimilarityOracle
-
         y = np.repeat(np.arange(3), 4)
         for strategy in STRATEGIES:
             for exploration in EXPLORATIONS:

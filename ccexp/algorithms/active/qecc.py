@@ -20,6 +20,7 @@ import numpy as np
 from ..._validation import check_positive_int, check_random_state
 from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
+from .estimator import ActiveCorrelationClustering
 
 #: random pairs asked at once while looking for a positive pair: one, so
 #: every answer the oracle gives is one the budget pays for
@@ -118,8 +119,6 @@ class QECC(ProblemEstimator):
         return self._fit(problem.require("oracle", type(self).__name__), callback)
 
     def _fit(self, oracle, callback):
-        from .estimator import ActiveCorrelationClustering
-
         if hasattr(oracle, "session"):
             oracle = oracle.session()
         n = int(oracle.n_items)

@@ -1,7 +1,7 @@
 """Clustering aggregation (Gionis, Mannila and Tsaparas 2007).
 
 m input clusterings (or the categorical attributes of a table) define the
-correlation-clustering weights ``X_uv`` (:mod:`.weights`); the algorithms of
+correlation-clustering weights ``X_uv`` (:mod:`ccexp.objectives.clusterings`); the algorithms of
 Section 4 minimise the disagreement cost d(C) of Problem 2:
 BESTCLUSTERING, BALLS, AGGLOMERATIVE, FURTHEST, LOCALSEARCH and the
 SAMPLING wrapper of Section 4.1; the categorical baselines ROCK and LIMBO
@@ -17,23 +17,16 @@ from .limbo import Limbo
 from .local_search import LocalSearch, local_search_labels
 from .rock import Rock
 from .sampling import Sampling
-from .weights import EncodedClusterings, dense_weights, disagreement, encode, lower_bound, total_weights
 
 __all__ = [
     "Agglomerative",
     "AggregationEstimator",
     "Balls",
     "BestClustering",
-    "EncodedClusterings",
     "Furthest",
     "Limbo",
     "LocalSearch",
     "Rock",
     "Sampling",
-    "dense_weights",
-    "disagreement",
-    "encode",
     "local_search_labels",
-    "lower_bound",
-    "total_weights",
 ]

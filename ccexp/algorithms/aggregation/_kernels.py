@@ -28,57 +28,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...objectives.kernels import pair_x
+
 # Tolerance for comparing sums of multiples of q/m against thresholds
 # (exact for q = 1/2; guards the rounding of other q).
 EPS = 1e-9
-
-
-@njit(cache=True)
-def pair_x(codes, u, v, q):
-    """m * X_uv for items ``u``, ``v`` (O(m))."""
-    m = codes.shape[1]
-    s = 0.0
-    for j in range(m):
-        a = codes[u, j]
-        b = codes[v, j]
-        if a < 0 or b < 0:
-            s += q
-        elif a != b:
-            s += 1.0
-    return s
-
-
-@njit(cache=True)
-def condensed_x(codes, q):
-    """X as a condensed distance vector (scipy's order), O(n^2 m) time and n^2/2 floats."""
-    n, m = codes.shape
-    out = np.empty(n * (n - 1) // 2, dtype=np.float64)
-    k = 0
-    for u in range(n):
-        for v in range(u + 1, n):
-            out[k] = pair_x(codes, u, v, q) / m
-            k += 1
-    return out
-
-
-@njit(cache=True)
-def lower_bound_kernel(codes, counts, q):
-    """sum over pairs of min(X, 1 - X), for distinct rows ``codes`` of multiplicities ``counts``.
-
-    Identical rows share X, so pairs are weighted by ``counts[r] * counts[s]``
-    (and ``C(counts[r], 2)`` within a row): O(U^2 m) for U distinct rows.
-    """
-    U, m = codes.shape
-    total = 0.0
-    for r in range(U):
-        cr = counts[r]
-        if cr > 1:
-            x = pair_x(codes, r, r, q) / m
-            total += 0.5 * cr * (cr - 1) * min(x, 1.0 - x)
-        for s in range(r + 1, U):
-            x = pair_x(codes, r, s, q) / m
-            total += cr * counts[s] * min(x, 1.0 - x)
-    return total
 
 
 @njit(cache=True)

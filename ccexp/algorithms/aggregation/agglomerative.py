@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy.cluster.hierarchy import linkage
 
 from ...cc.union_find import connected_components
+from ...objectives.clusterings import EncodedClusterings, condensed_weights
 from ...registry import ALGORITHMS
 from .estimator import AggregationEstimator
-from .weights import EncodedClusterings, condensed_weights
 
 
 @ALGORITHMS.register("agglomerative")
@@ -40,8 +41,6 @@ class Agglomerative(AggregationEstimator):
         self.random_state = random_state
 
     def _cluster(self, enc: EncodedClusterings) -> np.ndarray:
-        from scipy.cluster.hierarchy import linkage
-
         n = enc.n_items
         if n < 2:
             return np.zeros(n, dtype=np.int64)

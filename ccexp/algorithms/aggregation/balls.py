@@ -7,7 +7,7 @@ import numpy as np
 from ...registry import ALGORITHMS
 from . import _kernels as K
 from .estimator import AggregationEstimator
-from .weights import EncodedClusterings, total_weights
+from ...objectives.clusterings import EncodedClusterings, total_weights
 
 
 @ALGORITHMS.register("balls")

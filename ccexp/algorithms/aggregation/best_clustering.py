@@ -6,7 +6,7 @@ import numpy as np
 
 from ...registry import ALGORITHMS
 from .estimator import AggregationEstimator
-from .weights import EncodedClusterings, disagreement
+from ...objectives.clusterings import EncodedClusterings, disagreement
 
 
 @ALGORITHMS.register("best_clustering")

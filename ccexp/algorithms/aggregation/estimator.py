@@ -1,7 +1,7 @@
 """The estimator shape shared by the aggregation algorithms.
 
 Each algorithm implements ``_cluster(enc) -> labels`` on
-:class:`~ccexp.algorithms.aggregation.weights.EncodedClusterings`; this base
+:class:`~ccexp.objectives.clusterings.EncodedClusterings`; this base
 class gives it the natural ``fit(clusterings)``, the uniform
 ``fit_problem(problem)``, canonical labels, timings and warm-up, and lets
 SAMPLING call ``_cluster`` on a subset without re-encoding.
@@ -15,7 +15,7 @@ import numpy as np
 
 from ...cc.labels import relabel_contiguous
 from ..base import ProblemEstimator
-from .weights import EncodedClusterings, check_p, encode
+from ...objectives.clusterings import EncodedClusterings, check_p, encode
 
 #: Figure 1 of the paper: three clusterings of six objects (rows = clusterings).
 FIGURE1 = np.array([[0, 0, 1, 1, 2, 2], [0, 1, 0, 1, 2, 3], [0, 1, 0, 1, 2, 2]], dtype=np.int64)

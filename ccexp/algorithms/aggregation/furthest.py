@@ -7,7 +7,7 @@ import numpy as np
 from ...registry import ALGORITHMS
 from . import _kernels as K
 from .estimator import AggregationEstimator
-from .weights import EncodedClusterings, disagreement
+from ...objectives.clusterings import EncodedClusterings, disagreement
 
 
 @ALGORITHMS.register("furthest")

@@ -11,7 +11,7 @@ from ..._validation import check_random_state
 from ...registry import ALGORITHMS
 from . import _kernels as K
 from .estimator import AggregationEstimator
-from .weights import EncodedClusterings
+from ...objectives.clusterings import EncodedClusterings
 
 
 @ALGORITHMS.register("sampling")

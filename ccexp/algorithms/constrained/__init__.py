@@ -2,10 +2,9 @@
 
 COP-RF and its baselines: ``spectral`` (SPClust), ``cop_kmeans``,
 ``spectral_learning`` (SL), ``e2cp``, ``forest_e2cp`` and ``cop_rf``; the
-pairwise objective (violated constraints) is registered for ``must_link``.
+pairwise objective (violated constraints) is :mod:`ccexp.objectives.pairwise`.
 """
 
-from . import objective
 from .cop_kmeans import COPKMeans
 from .cop_rf import COPRF
 from .e2cp import E2CP, ForestE2CP, constraint_matrix, e2cp_adjust, e2cp_propagate
@@ -26,6 +25,5 @@ __all__ = [
     "forest_affinity",
     "impose_constraints",
     "njw_spectral",
-    "objective",
     "scale_symmetric",
 ]

@@ -13,10 +13,11 @@ import time
 
 import numpy as np
 from scipy.linalg import eigh
+from scipy.spatial.distance import cdist
 from sklearn.cluster import KMeans
 from threadpoolctl import threadpool_limits
 
-from ..._validation import check_features, check_positive_int, unknown_name_error
+from ..._validation import as_index_array, check_features, check_positive_int, unknown_name_error
 from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
 
@@ -89,8 +90,6 @@ def gaussian_knn_affinity(X: np.ndarray, n_neighbors: int = 10, sigma: float | N
     with sigma the mean distance of a point to its k-th neighbour unless
     given (our choice; the paper does not state its kernel width).
     """
-    from scipy.spatial.distance import cdist
-
     D = cdist(X, X)
     n = X.shape[0]
     k = min(n_neighbors, n - 1)
@@ -157,8 +156,6 @@ class PairwiseEstimator(ProblemEstimator):
     supervision = "must_link"
 
     def fit(self, X, must_link=None, cannot_link=None):
-        from ..._validation import as_index_array
-
         if self.n_clusters is None:
             raise ValueError("n_clusters must be given to fit(X, must_link, cannot_link)")
         X = check_features(X, "X")

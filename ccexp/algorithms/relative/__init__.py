@@ -6,10 +6,10 @@
 - ``hierarchical``, ``kmeans``, ``kmeans_svm``: the paper's baselines;
 - :class:`SVMMetric`: the Schultz-Joachims (2003) metric, an estimator-side
   transform;
-- the ``relative`` objective: constraints violated by a partition.
+- the ``relative`` objective (constraints violated by a partition) is
+  :mod:`ccexp.objectives.relative`.
 """
 
-from . import objective  # noqa: F401  (registers the "relative" objective)
 from .cut import cut_hierarchy
 from .hierarchy import (
     greedy_consistent_subset,
@@ -18,7 +18,6 @@ from .hierarchy import (
     is_consistent,
     linkage_to_parent,
     one_tree,
-    partition_violations,
 )
 from .kmeans import KMeansBaseline, KMeansSVM
 from .recon import Hierarchical, ReCon, ReConSVM, constrained_linkage
@@ -40,5 +39,4 @@ __all__ = [
     "learn_svm_metric",
     "linkage_to_parent",
     "one_tree",
-    "partition_violations",
 ]

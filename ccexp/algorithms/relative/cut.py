@@ -7,9 +7,11 @@ while cutting and afterwards merged into their nearest cluster.
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
-from .hierarchy import partition_violations
+from ...objectives.relative import partition_violations
 
 
 class _Members:
@@ -45,8 +47,6 @@ def _top_down(Z, n, n_merges, k, threshold, sizes, roots, split):
     (``"last"``).  Returns (clusters, outliers) as node lists, or None when
     k is not reached.
     """
-    import heapq
-
     clusters = [r for r in roots if sizes[r] >= threshold]
     outliers = [r for r in roots if sizes[r] < threshold]
     if not clusters:

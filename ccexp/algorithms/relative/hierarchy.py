@@ -170,13 +170,3 @@ def hierarchy_violations(parent: np.ndarray, R: np.ndarray) -> int:
             bad += 1
     return bad
 
-
-def partition_violations(labels: np.ndarray, R: np.ndarray) -> np.ndarray:
-    """Which constraints a partition violates (Definition 4.2).
-
-    ``ab|c`` is violated when ``a, c`` or ``b, c`` share a cluster but not
-    all three do.
-    """
-    R = np.asarray(R, dtype=np.int64).reshape(-1, 3)
-    la, lb, lc = labels[R[:, 0]], labels[R[:, 1]], labels[R[:, 2]]
-    return ((la == lc) | (lb == lc)) & ~((la == lb) & (lb == lc))

@@ -15,9 +15,9 @@ from sklearn.cluster import KMeans as _SKKMeans
 from threadpoolctl import threadpool_limits
 
 from ..._validation import as_index_array, check_features, check_positive_int
+from ...objectives.relative import partition_violations
 from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
-from .hierarchy import partition_violations
 from .recon import _n_clusters
 from .svm_metric import SVMMetric
 

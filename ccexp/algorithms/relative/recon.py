@@ -17,11 +17,12 @@ import time
 import numpy as np
 
 from ..._validation import as_index_array, check_features, check_positive_int, unknown_name_error
+from ...objectives.relative import partition_violations
 from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
 from . import _kernels as K
 from .cut import cut_hierarchy
-from .hierarchy import greedy_consistent_subset, is_consistent, partition_violations
+from .hierarchy import greedy_consistent_subset, is_consistent
 from .svm_metric import SVMMetric
 
 METRICS = ("euclidean", "svm")

@@ -4,7 +4,6 @@ from .approx import TripletApprox, triplet_cc_instance
 from .approx_lp import TripletApproxLP
 from .crowdclust import CrowdClustDPMM
 from .local_search import LsAD, LsADVC, LsEQ, LsEQVC, TripletLocalSearch, triplet_local_search
-from .objective import triplet_objective
 from .tste import TSTEDPMM, tste_embedding
 from .vertex_cover import consistent_triplets, triplet_vertex_cover
 
@@ -21,7 +20,6 @@ __all__ = [
     "consistent_triplets",
     "triplet_cc_instance",
     "triplet_local_search",
-    "triplet_objective",
     "triplet_vertex_cover",
     "tste_embedding",
 ]

@@ -20,25 +20,6 @@ APART = 1
 
 
 # --------------------------------------------------------------------------
-# objective s(f, T) of Problem 2
-# --------------------------------------------------------------------------
-@njit(cache=True)
-def triplet_cost(triplets, labels):
-    """Number of unsatisfied triplets, s(f, T) of Problem 2 (Ukkonen 2017).
-
-    A triplet (a, b, c) is satisfied iff f(a) = f(b) != f(c).  O(|T|).
-    """
-    cost = 0
-    for t in range(triplets.shape[0]):
-        fa = labels[triplets[t, 0]]
-        fb = labels[triplets[t, 1]]
-        fc = labels[triplets[t, 2]]
-        if fa != fb or fa == fc:
-            cost += 1
-    return cost
-
-
-# --------------------------------------------------------------------------
 # local search, Algorithm 2
 # --------------------------------------------------------------------------
 @njit(cache=True)

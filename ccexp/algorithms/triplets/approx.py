@@ -23,6 +23,7 @@ import numpy as np
 
 from ..._validation import check_positive_int
 from ...cc import cc_cost, cc_local_search, pivot, signed_graph_from_edges
+from ...objectives.kernels import triplet_cost
 from ...registry import ALGORITHMS
 from .base import TripletEstimator
 from . import _kernels as K
@@ -87,7 +88,7 @@ class TripletApprox(TripletEstimator):
         t2 = time.perf_counter()
         self.labels_ = np.asarray(labels, dtype=np.int64)
         self.cc_cost_ = float(cc_cost(self.labels_, graph))
-        self.objective_ = int(K.triplet_cost(T, self.labels_))
+        self.objective_ = int(triplet_cost(T, self.labels_))
         self.n_removed_ = int(covered.sum())
         self.timings_ = {"vertex_cover": t1 - t0, "correlation_clustering": t2 - t1}
         return self

@@ -23,6 +23,7 @@ import numpy as np
 from ...cc import cc_cost
 from ...cc.exact import PairObjective, cc_lp
 from ...cc.region_growing import edge_metric, region_growing
+from ...objectives.kernels import triplet_cost
 from ...registry import ALGORITHMS
 from . import _kernels as K
 from .approx import triplet_cc_instance
@@ -91,7 +92,7 @@ class TripletApproxLP(TripletEstimator):
         _, self.labels_ = np.unique(labels, return_inverse=True)
         self.labels_ = self.labels_.astype(np.int64)
         self.cc_cost_ = float(cc_cost(self.labels_, graph))
-        self.objective_ = int(K.triplet_cost(T, self.labels_))
+        self.objective_ = int(triplet_cost(T, self.labels_))
         self.n_removed_ = int(covered.sum())
         self.lp_bound_ = float(lp_value)
         self.lp_optimal_ = bool(lp_optimal)

@@ -14,6 +14,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..._validation import check_labels, check_positive_int
+from ...objectives.kernels import triplet_cost
 from ...registry import ALGORITHMS
 from .base import TripletEstimator
 from . import _kernels as K
@@ -159,7 +160,7 @@ class TripletLocalSearch(TripletEstimator):
                 stacklevel=3,
             )
         t2 = time.perf_counter()
-        self.objective_ = int(K.triplet_cost(T, self.labels_))
+        self.objective_ = int(triplet_cost(T, self.labels_))
         self.timings_ = {"vertex_cover": t1 - t0, "local_search": t2 - t1}
         return self
 

@@ -17,6 +17,10 @@ example of Figure 1).
 Nothing here builds the n x n matrix unless asked to (:func:`dense_weights`):
 d(C) comes from contingency counts in O(n m), the lower bound from the
 distinct label rows.
+
+This module sits with the objectives, below the algorithms: the aggregation
+family (which works on :class:`EncodedClusterings`) and the clusterings
+oracles (which validate ``p`` with :func:`check_p`) both import it.
 """
 
 from __future__ import annotations
@@ -24,9 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.spatial.distance import squareform
 
-from ...objectives import register_objective
-from . import _kernels as K
+from .kernels import condensed_x, lower_bound_kernel
 
 
 @dataclass(frozen=True, eq=False)
@@ -212,7 +216,7 @@ def lower_bound(clusterings, p: float = 0.5, max_distinct: int = 40_000) -> floa
     rows, counts = np.unique(enc.codes, axis=0, return_counts=True)
     if rows.shape[0] > max_distinct:
         return float("nan")
-    return float(K.lower_bound_kernel(np.ascontiguousarray(rows), counts.astype(np.float64), enc.q))
+    return float(lower_bound_kernel(np.ascontiguousarray(rows), counts.astype(np.float64), enc.q))
 
 
 def dense_weights(clusterings, p: float = 0.5, max_items: int = 5000) -> np.ndarray:
@@ -227,9 +231,7 @@ def dense_weights(clusterings, p: float = 0.5, max_items: int = 5000) -> np.ndar
     n = enc.n_items
     if n > max_items:
         raise ValueError(f"dense_weights builds an n x n matrix; n={n} exceeds max_items={max_items}")
-    from scipy.spatial.distance import squareform
-
-    return squareform(K.condensed_x(enc.codes, enc.q)) if n > 1 else np.zeros((n, n))
+    return squareform(condensed_x(enc.codes, enc.q)) if n > 1 else np.zeros((n, n))
 
 
 def condensed_weights(enc: EncodedClusterings, max_items: int) -> np.ndarray:
@@ -240,7 +242,7 @@ def condensed_weights(enc: EncodedClusterings, max_items: int) -> np.ndarray:
             f"this algorithm needs the n(n-1)/2 pairwise weights; n={n} exceeds max_items={max_items} "
             "(raise max_items if memory allows, or wrap it in 'sampling')"
         )
-    return K.condensed_x(enc.codes, enc.q)
+    return condensed_x(enc.codes, enc.q)
 
 
 def total_weights(enc: EncodedClusterings) -> np.ndarray:
@@ -260,7 +262,6 @@ def total_weights(enc: EncodedClusterings) -> np.ndarray:
     return out / m
 
 
-@register_objective("clusterings")
 def clusterings_objective(labels: np.ndarray, problem) -> dict:
     """ED = d(C) and its lower bound for a problem with input clusterings.
 

@@ -1,10 +1,8 @@
-"""The pairwise objective: how many must-link and cannot-link constraints labels violate."""
+"""The pairwise objective: how many must-link and cannot-link constraints labels violate (Zhu et al. 2013)."""
 
 from __future__ import annotations
 
 import numpy as np
-
-from ...objectives import register_objective
 
 
 def violated(labels: np.ndarray, must_link, cannot_link) -> tuple[int, int]:
@@ -21,11 +19,11 @@ def violated(labels: np.ndarray, must_link, cannot_link) -> tuple[int, int]:
     return v_ml, v_cl
 
 
-@register_objective("must_link")
 def pairwise_objective(labels: np.ndarray, problem) -> dict:
     """Violated constraints (must- and cannot-links together) and each kind apart.
 
-    Registered for ``must_link``: the pairwise oracle always sets both fields.
+    Keyed on ``must_link`` in :data:`ccexp.objectives.OBJECTIVES`: the pairwise
+    oracle always sets both fields.
     """
     ml = problem.must_link if problem.must_link is not None else np.empty((0, 2), dtype=np.int64)
     cl = problem.cannot_link if problem.cannot_link is not None else np.empty((0, 2), dtype=np.int64)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validation import as_index_array, check_labels
-from . import _kernels as K
+from .._validation import as_index_array, check_labels
+from .kernels import triplet_cost
 
 
 def triplet_objective(labels, triplets) -> int:
@@ -21,4 +21,11 @@ def triplet_objective(labels, triplets) -> int:
     """
     labels = check_labels(labels)
     triplets = as_index_array(triplets, "triplets", labels.shape[0], 3)
-    return int(K.triplet_cost(triplets, np.ascontiguousarray(labels)))
+    return int(triplet_cost(triplets, np.ascontiguousarray(labels)))
+
+
+def triplet_objective_values(labels: np.ndarray, problem) -> dict:
+    """s(f, T) and its share of |T|, for a problem with ``triplets``."""
+    m = problem.triplets.shape[0]
+    cost = int(triplet_cost(problem.triplets, labels))
+    return {"objective": cost, "objective_fraction": cost / m if m else 0.0}
