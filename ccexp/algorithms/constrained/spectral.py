@@ -211,6 +211,8 @@ class SpectralClustering(PairwiseEstimator):
     labels_, timings_, status_
     """
 
+    _parameter_constraints = {**COMMON_CONSTRAINTS, "n_neighbors": [POSITIVE_INT]}
+
     def __init__(self, n_clusters=None, n_neighbors=10, scale="symmetric", n_init=10, random_state=None):
         self.n_clusters = n_clusters
         self.n_neighbors = n_neighbors
