@@ -11,7 +11,6 @@ constraints (the paper's "Hierarchical + Euclidean Metric" baseline).
 from __future__ import annotations
 
 import math
-import numbers
 import time
 from numbers import Integral, Real
 
@@ -94,7 +93,7 @@ def _branch_threshold(min_branch_size, n: int, k: int) -> int:
         # Section 4.2.1 gives no value; 5% of the items, at least 2
         # (experiments/liu2011/README.md shows the choice)
         return max(2, int(math.ceil(0.05 * n)))
-    if isinstance(min_branch_size, numbers.Integral) and not isinstance(min_branch_size, bool):
+    if isinstance(min_branch_size, Integral) and not isinstance(min_branch_size, bool):
         return check_positive_int(min_branch_size, "min_branch_size")
     raise ValueError(f"min_branch_size must be 'auto' or an integer >= 1, got {min_branch_size!r}")
 
