@@ -130,3 +130,18 @@ def test_a_preset_refuses_defaults_for_parameters_its_parent_lacks():
 def test_a_preset_takes_its_parents_positional_order():
     assert ALGORITHMS.get("ls_eq")("different", True).get_params()["vertex_cover"] is True
     assert isinstance(ALGORITHMS.get("ls_eq")(), ProblemEstimator)
+
+
+# ------------------------------------------------------------------ aggregation orientation
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ALGORITHMS.names() if ALGORITHMS.get(n).supervision == "clusterings"))
+def test_every_aggregation_estimator_reads_m_clusterings_by_n_items(name):
+    """One orientation across the family: rows are input clusterings, columns items (as problem.clusterings)."""
+    from ccexp.problem import Problem
+
+    C = np.array([[0, 0, 0, 1, 1, 1, 1], [0, 0, 1, 1, 1, 2, 2], [0, 0, 0, 0, 1, 1, 1]])  # m = 3, n = 7
+    est = make_algorithm(name)
+    labels = est.fit(C).labels_
+    assert labels.shape == (7,)
+    np.testing.assert_array_equal(est.fit_problem(Problem(n_items=7, clusterings=C)).labels_, labels)
