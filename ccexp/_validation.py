@@ -1,8 +1,27 @@
-"""Input checks shared by the public API.
+"""Input checks shared by the public API: what scikit-learn does not do.
 
-Every public entry point validates its input once, here, and raises a
+Every public entry point validates its input once and raises a
 ``ValueError`` that names the argument and the bad value; the numba kernels
-behind it trust their input.
+behind it trust their input.  Estimators validate their parameters with
+scikit-learn (``_parameter_constraints``, see :mod:`ccexp.algorithms.base`)
+and a feature matrix with :func:`sklearn.utils.validation.validate_data`.
+What stays here has no scikit-learn counterpart, or one that breaks a rule
+of this package:
+
+- :func:`as_index_array`: rows of item indices (triplets, pairs), with the
+  offending row named;
+- :func:`check_labels`: labels of any hashable type, compared, never cast;
+- :func:`check_random_state`: a numpy ``Generator`` (scikit-learn's gives a
+  legacy ``RandomState``, another stream: the committed results would move);
+- :func:`check_positive_int`, :func:`check_fraction`,
+  :func:`check_probability`: for functions outside an estimator (data
+  loaders, oracles, kernels' drivers); :func:`sklearn.utils.check_scalar`
+  raises ``TypeError`` for a wrong type where this package promises a
+  ``ValueError``, and accepts ``True`` as an integer;
+- :func:`check_features`: for functions outside an estimator; it names the
+  first non-finite cell (row and column);
+- :func:`check_parameters` / :func:`unknown_name_error`: the registries'
+  messages, listing the valid names.
 """
 
 from __future__ import annotations

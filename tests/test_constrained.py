@@ -150,7 +150,7 @@ def test_coprf_recovers_well_separated_classes_tied_by_must_links():
     X, y = _blobs(20, [np.array([0.0, 0, 0, 0]), np.array([8.0, 8, 0, 0]), np.array([0.0, 8, 8, 8])], 0.5, rng)
     ml = np.array([[i, i + 1] for i in range(len(y) - 1) if y[i] == y[i + 1]])  # chains tie each class
     cl = np.array([[0, 20], [20, 40], [0, 40]])
-    est = COPRF(n_clusters=3, n_trees=60, n_filter=20, random_state=0).fit(X, ml, cl)
+    est = COPRF(n_clusters=3, n_trees=60, n_filter=20, random_state=0).fit(X, must_link=ml, cannot_link=cl)
     assert adjusted_rand(y, est.labels_) == 1.0
     assert violated(est.labels_, ml, cl) == (0, 0)
     assert set(est.timings_) == {"filter", "growth", "affinity", "spectral"}
@@ -160,8 +160,8 @@ def test_coprf_is_reproducible_from_its_seed():
     rng = np.random.default_rng(2)
     X, y = _blobs(15, [np.zeros(3), np.full(3, 3.0)], 1.0, rng)
     ml, cl, _ = pairwise_constraints(y, 20, random_state=0)
-    a = COPRF(n_clusters=2, n_trees=10, n_filter=10, random_state=5).fit(X, ml, cl)
-    b = COPRF(n_clusters=2, n_trees=10, n_filter=10, random_state=5).fit(X, ml, cl)
+    a = COPRF(n_clusters=2, n_trees=10, n_filter=10, random_state=5).fit(X, must_link=ml, cannot_link=cl)
+    b = COPRF(n_clusters=2, n_trees=10, n_filter=10, random_state=5).fit(X, must_link=ml, cannot_link=cl)
     np.testing.assert_array_equal(a.affinity_, b.affinity_)
     np.testing.assert_array_equal(a.labels_, b.labels_)
 
@@ -245,7 +245,7 @@ def test_coprf_labels_and_affinity_are_unchanged_by_the_fast_filter(monkeypatch)
     fits = []
     for kernels in (K, SimpleNamespace(**{**vars(K), "filter_root_constraints": K.filter_root_constraints_scan})):
         monkeypatch.setattr(forest, "K", kernels)
-        fits.append(COPRF(n_clusters=3, n_trees=20, n_filter=100, random_state=7).fit(X, ml, cl))
+        fits.append(COPRF(n_clusters=3, n_trees=20, n_filter=100, random_state=7).fit(X, must_link=ml, cannot_link=cl))
     np.testing.assert_array_equal(fits[0].labels_, fits[1].labels_)
     np.testing.assert_array_equal(fits[0].affinity_, fits[1].affinity_)
 
@@ -342,7 +342,7 @@ def test_cop_kmeans_respects_its_constraints_or_reports_infeasibility(seed, n, k
     X = rng.normal(size=(n, 2))
     y = rng.integers(0, k, n)
     ml, cl, _ = pairwise_constraints(y, min(m, n * (n - 1) // 2), flip, random_state=seed)
-    est = COPKMeans(n_clusters=min(k, n), random_state=seed).fit(X, ml, cl)
+    est = COPKMeans(n_clusters=min(k, n), random_state=seed).fit(X, must_link=ml, cannot_link=cl)
     if est.status_ == "ok":
         assert violated(est.labels_, ml, cl) == (0, 0)
         assert est.failed_point_ == -1
@@ -354,14 +354,14 @@ def test_cop_kmeans_respects_its_constraints_or_reports_infeasibility(seed, n, k
 
 def test_cop_kmeans_fails_on_a_cannot_link_triangle_with_two_clusters():
     X = np.array([[0.0], [1.0], [2.0], [10.0]])
-    est = COPKMeans(n_clusters=2, random_state=0).fit(X, None, [[0, 1], [1, 2], [0, 2]])
+    est = COPKMeans(n_clusters=2, random_state=0).fit(X, cannot_link=[[0, 1], [1, 2], [0, 2]])
     assert est.status_ == "infeasible"
     assert adjusted_rand([0, 0, 1, 1], est.labels_) == 0.0
 
 
 def test_cop_kmeans_follows_must_links_against_the_geometry():
     X = np.array([[0.0], [0.1], [0.2], [5.0], [5.1], [5.2]])
-    est = COPKMeans(n_clusters=2, random_state=0).fit(X, [[0, 5], [1, 4]], None)
+    est = COPKMeans(n_clusters=2, random_state=0).fit(X, must_link=[[0, 5], [1, 4]])
     assert est.status_ == "ok"
     assert est.labels_[0] == est.labels_[5] and est.labels_[1] == est.labels_[4]
 

@@ -140,9 +140,9 @@ def test_dead_end_example_of_section_4_2():
     Z, n_merges, counts = constrained_linkage(X, R, check_compatibility=True)
     assert n_merges == 3 and counts["incompatible"] >= 1  # ReCon refuses b, d
     assert hierarchy_violations(linkage_to_parent(Z, 4), R) == 0
-    naive = ReCon(n_clusters=2, check_compatibility=False, min_branch_size=1).fit(X, R)
+    naive = ReCon(n_clusters=2, check_compatibility=False, min_branch_size=1).fit(X, relative=R)
     assert naive.status_ == "dead_end"
-    est = ReCon(n_clusters=2, min_branch_size=1).fit(X, R)
+    est = ReCon(n_clusters=2, min_branch_size=1).fit(X, relative=R)
     assert est.status_ == "ok" and est.labels_.tolist() in ([0, 0, 1, 1], [1, 1, 0, 0])
 
 
@@ -155,7 +155,7 @@ def test_hierarchy_satisfies_every_constraint(n, seed, share, k):
     R = all_induced(tree, n)
     R = R[rng.random(len(R)) < share * 30 / max(len(R), 1)]  # sparse to dense sets
     X = rng.normal(size=(n, 2))
-    est = ReCon(n_clusters=min(k, n), min_branch_size=1).fit(X, R)
+    est = ReCon(n_clusters=min(k, n), min_branch_size=1).fit(X, relative=R)
     assert est.n_merges_ == n - 1 and est.status_ == "ok"
     assert hierarchy_violations(linkage_to_parent(est.linkage_, n), R) == 0
     assert partition_violations(est.labels_, R).sum() == 0
@@ -252,7 +252,7 @@ def test_hierarchical_equals_scipy_centroid_linkage():
 
 def test_recon_without_constraints_is_hierarchical():
     X = np.random.default_rng(3).normal(size=(60, 2))
-    a = ReCon(n_clusters=3).fit(X, np.empty((0, 3), dtype=np.int64))
+    a = ReCon(n_clusters=3).fit(X, relative=np.empty((0, 3), dtype=np.int64))
     b = Hierarchical(n_clusters=3).fit(X)
     np.testing.assert_array_equal(a.labels_, b.labels_)
 
@@ -260,11 +260,11 @@ def test_recon_without_constraints_is_hierarchical():
 def test_inconsistent_input_greedy_fallback_or_error():
     X = np.random.default_rng(4).normal(size=(6, 2))
     R = np.array([[0, 1, 2], [3, 4, 5], [0, 2, 1]])  # the third contradicts the first
-    est = ReCon(n_clusters=2, min_branch_size=1).fit(X, R)
+    est = ReCon(n_clusters=2, min_branch_size=1).fit(X, relative=R)
     assert est.status_ == "inconsistent" and est.n_dropped_ == 1
     assert hierarchy_violations(linkage_to_parent(est.linkage_, 6), R[:2]) == 0
     with pytest.raises(ValueError, match="inconsistent"):
-        ReCon(n_clusters=2, on_inconsistent="raise").fit(X, R)
+        ReCon(n_clusters=2, on_inconsistent="raise").fit(X, relative=R)
 
 
 def test_fit_problem_reads_k_and_scores_the_objective():

@@ -53,14 +53,14 @@ def test_rock_goodness_by_hand():
 def test_rock_merges_by_hand():
     # all three singleton pairs tie at 1 / (2^(5/3) - 2): (0,3) then (1,2) by
     # index; then {1,2} and {4} share a link and {0,3} has none with anyone
-    np.testing.assert_array_equal(Rock(n_clusters=3, theta=0.5).fit(FIVE).labels_, [0, 1, 1, 0, 2])
-    np.testing.assert_array_equal(Rock(n_clusters=2, theta=0.5).fit(FIVE).labels_, [0, 1, 1, 0, 1])
+    np.testing.assert_array_equal(Rock(n_clusters=3, theta=0.5).fit(FIVE.T).labels_, [0, 1, 1, 0, 2])
+    np.testing.assert_array_equal(Rock(n_clusters=2, theta=0.5).fit(FIVE.T).labels_, [0, 1, 1, 0, 1])
     # links run out at two clusters: asking for one merges no further ...
-    est = Rock(n_clusters=1, theta=0.5, label_outliers=False).fit(FIVE)
+    est = Rock(n_clusters=1, theta=0.5, label_outliers=False).fit(FIVE.T)
     np.testing.assert_array_equal(est.labels_, [0, 1, 1, 0, 1])
     assert est.n_outliers_ == 2
     # ... but the labelling phase moves 0 (neighbours 1, 2) and 3 (neighbours 2, 4) into the big cluster
-    np.testing.assert_array_equal(Rock(n_clusters=1, theta=0.5).fit(FIVE).labels_, [0, 0, 0, 0, 0])
+    np.testing.assert_array_equal(Rock(n_clusters=1, theta=0.5).fit(FIVE.T).labels_, [0, 0, 0, 0, 0])
 
 
 def rock_reference(T, theta, k):
@@ -104,7 +104,7 @@ def test_rock_agrees_with_plain_python(seed):
     T = rng.integers(0, 3, size=(n, m))
     T[rng.random((n, m)) < 0.1] = -1
     theta, k = float(rng.choice([0.3, 0.5])), int(rng.integers(1, 4))
-    got = Rock(n_clusters=k, theta=theta, label_outliers=False).fit(T).labels_
+    got = Rock(n_clusters=k, theta=theta, label_outliers=False).fit(T.T).labels_
     np.testing.assert_array_equal(got, rock_reference(T, theta, k))
 
 
@@ -120,10 +120,10 @@ def test_rock_labels_outliers_to_their_neighbours_cluster():
     T, y = two_groups(rng)
     deg = np.diff(rock_links(T, 0.5)[0])
     d = int(np.sort(deg)[5]) + 1  # at least the six records of fewest neighbours are outliers
-    est = Rock(n_clusters=2, theta=0.5, min_neighbours=d, label_outliers=False).fit(T)
+    est = Rock(n_clusters=2, theta=0.5, min_neighbours=d, label_outliers=False).fit(T.T)
     assert est.n_outliers_ >= 6
     # they take no part in the merging, then join the group of their neighbours
-    lab = Rock(n_clusters=2, theta=0.5, min_neighbours=d).fit(T).labels_
+    lab = Rock(n_clusters=2, theta=0.5, min_neighbours=d).fit(T.T).labels_
     assert adjusted_rand(y, lab) == 1.0
 
 
@@ -182,7 +182,7 @@ def test_limbo_mutual_information_of_tuples():
 
 def test_limbo_phi_zero_merges_only_identical_tuples():
     T = np.array([[0, 0], [0, 0], [0, 1], [1, 1], [0, 1]])
-    est = Limbo(n_clusters=3, phi=0.0).fit(T)
+    est = Limbo(n_clusters=3, phi=0.0).fit(T.T)
     assert est.n_summaries_ == 3
     np.testing.assert_array_equal(est.labels_, [0, 0, 1, 2, 1])
 
@@ -192,20 +192,20 @@ def test_limbo_phi_zero_merges_only_identical_tuples():
                          ids=["rock", "limbo0", "limbo1"])
 def test_two_separated_groups_are_recovered(est):
     T, y = two_groups(np.random.default_rng(3))
-    assert adjusted_rand(y, est.fit(T).labels_) == 1.0
+    assert adjusted_rand(y, est.fit(T.T).labels_) == 1.0
     # through the Problem: one attribute = one input clustering
     prob = Problem(n_items=len(T), clusterings=T.T)
-    np.testing.assert_array_equal(est.fit_problem(prob).labels_, est.fit(T).labels_)
+    np.testing.assert_array_equal(est.fit_problem(prob).labels_, est.fit(T.T).labels_)
 
 
 def test_registry_and_validation():
     assert isinstance(ccexp.make_algorithm("rock"), Rock)
     assert isinstance(ccexp.make_algorithm("limbo"), Limbo)
     with pytest.raises(ValueError, match="theta"):
-        Rock(theta=1.0).fit(FIVE)
+        Rock(theta=1.0).fit(FIVE.T)
     with pytest.raises(ValueError, match="n_clusters"):
-        Limbo(n_clusters=0).fit(FIVE)
+        Limbo(n_clusters=0).fit(FIVE.T)
     with pytest.raises(ValueError, match="phi"):
-        Limbo(phi=-1).fit(FIVE)
+        Limbo(phi=-1).fit(FIVE.T)
     with pytest.raises(ValueError, match="missing"):
-        Rock().fit(np.array([[0, -2]]))
+        Rock().fit(np.array([[0, -2]]).T)

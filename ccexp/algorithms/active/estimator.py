@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import math
 import time
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.cluster import KMeans
+from sklearn.utils._param_validation import Interval, Options, StrOptions
 
 from ..._validation import check_positive_int, check_random_state, unknown_name_error
 from ...problem_oracle import PairwiseSimilarityOracle
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from ..base import RANDOM_STATE, ProblemEstimator
 from . import _kernels as K
 from .local_search import ETA, _local_search
 from .strategies import EXPLORATIONS, STRATEGIES, BatchSelector
@@ -144,6 +146,30 @@ class ActiveCorrelationClustering(ProblemEstimator):
 
     supervision = "oracle"
 
+    # scikit-learn's validation (every fit); inf is allowed where the docs say so.
+    # None of a preset-filled parameter means "the preset's" (PRESET_PARAMS).
+    _parameter_constraints = {
+        "strategy": [StrOptions(set(STRATEGIES))],
+        "max_queries": [Interval(Integral, 0, None, closed="left"), Interval(Real, 0, 1, closed="right")],
+        "batch_size": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="neither"),
+                       Interval(Integral, 1, None, closed="left")],
+        "init": [StrOptions(set(INITS))],
+        "init_k": [Interval(Integral, 1, None, closed="left"), None],
+        "lam": [Interval(Real, 0, 1, closed="left")],
+        "beta": [Interval(Real, 0, None, closed="left"), Options(Real, {math.inf})],
+        "epsilon": [Interval(Real, 0, 1, closed="both")],
+        "exploration": [StrOptions(set(EXPLORATIONS)), None],
+        "tau": [Interval(Integral, 1, None, closed="left"), Options(Real, {math.inf}), None],
+        "xi": [Interval(Real, 0, 1, closed="both"), None],
+        "n_restarts": [Interval(Integral, 1, None, closed="left"), None],
+        "eta": [Interval(Real, 0, None, closed="left")],
+        "random_state": RANDOM_STATE,
+        "tau_counts_sigma0": ["boolean", None],
+        "max_passes": [Interval(Integral, 1, None, closed="left"), None],
+        "first_k": [StrOptions(set(FIRST_KS)), None],
+        "preset": [StrOptions(set(PRESETS))],
+    }
+
     def __init__(
         self,
         strategy="maxexp",
@@ -196,54 +222,20 @@ class ActiveCorrelationClustering(ProblemEstimator):
 
     # -- validation ---------------------------------------------------------
     def _budget(self, n_edges: int) -> int:
+        """The query budget: ``max_queries`` itself (an int) or that fraction of ``n_edges``."""
         q = self.max_queries
-        if isinstance(q, (bool, np.bool_)):
-            raise ValueError(f"max_queries must be an int or a fraction in (0, 1], got {q!r}")
-        if isinstance(q, (int, np.integer)):
-            if q < 0:
-                raise ValueError(f"max_queries must be >= 0, got {q}")
-            return int(q)
-        q = float(q)
-        if not 0.0 < q <= 1.0:
-            raise ValueError(f"max_queries as a float is a fraction of |E| in (0, 1], got {q!r}")
-        return int(math.floor(q * n_edges))
+        return int(q) if isinstance(q, Integral) else int(math.floor(float(q) * n_edges))
 
     def _check_params(self, n_edges: int):
         """(B, budget) after validating every parameter (QECC and COBRAS reuse it for theirs)."""
-        p = self.resolved_params()
-        if self.strategy not in STRATEGIES:
-            raise unknown_name_error("strategy", self.strategy, STRATEGIES)
-        if self.init not in INITS:
-            raise unknown_name_error("init", self.init, INITS)
-        if p["exploration"] not in EXPLORATIONS:
-            raise unknown_name_error("exploration", p["exploration"], EXPLORATIONS)
-        if p["first_k"] not in FIRST_KS:
-            raise unknown_name_error("first_k", p["first_k"], FIRST_KS)
-        if not isinstance(p["tau_counts_sigma0"], (bool, np.bool_)):
-            raise ValueError(f"tau_counts_sigma0 must be True, False or None, got {p['tau_counts_sigma0']!r}")
-        if p["max_passes"] is not None:
-            check_positive_int(p["max_passes"], "max_passes")
-        check_positive_int(p["n_restarts"], "n_restarts")
+        self._validate_params()
         b = self.batch_size
-        if isinstance(b, str) and b == "auto":
+        if isinstance(b, str):  # "auto": the paper's ceil(|E| / 1000)
             B = max(1, math.ceil(n_edges / 1000))
-        elif isinstance(b, (float, np.floating)) and 0.0 < b < 1.0:
-            B = max(1, math.ceil(n_edges * float(b)))
-        elif isinstance(b, (float, np.floating)) and float(b).is_integer() and b >= 1:
+        elif isinstance(b, Integral):
             B = int(b)
-        else:
-            B = check_positive_int(b, "batch_size")
-        if not 0.0 <= float(self.epsilon) <= 1.0:
-            raise ValueError(f"epsilon must be in [0, 1], got {self.epsilon!r}")
-        if not float(self.beta) >= 0:
-            raise ValueError(f"beta must be >= 0 (inf allowed), got {self.beta!r}")
-        if not 0.0 <= float(self.lam) < 1.0:
-            raise ValueError(f"lam must be in [0, 1), got {self.lam!r}")
-        tau = p["tau"]
-        if not (np.isinf(tau) or (int(tau) == tau and tau >= 1)):
-            raise ValueError(f"tau must be a positive integer, inf or None, got {tau!r}")
-        if self.xi is not None and not 0.0 <= float(self.xi) <= 1.0:
-            raise ValueError(f"xi must be in [0, 1] or None, got {self.xi!r}")
+        else:  # a fraction of |E| in (0, 1), rounded up
+            B = max(1, math.ceil(n_edges * float(b)))
         return B, self._budget(n_edges)
 
     def _initial_labels(self, n, X, meta, rng):
@@ -360,45 +352,30 @@ class ActiveCorrelationClustering(ProblemEstimator):
                 )
 
 
-def _register(name: str, strategy: str):
-    def __init__(
-        self,
-        strategy=strategy,
-        max_queries=1.0,
-        batch_size="auto",
-        init="random",
-        init_k=None,
-        lam=0.1,
-        beta=1.0,
-        epsilon=0.3,
-        exploration=None,
-        tau=None,
-        xi=None,
-        n_restarts=None,
-        eta=ETA,
-        random_state=None,
-        tau_counts_sigma0=None,
-        max_passes=None,
-        first_k=None,
-        preset="paper",
-    ):
-        ActiveCorrelationClustering.__init__(
-            self, strategy, max_queries, batch_size, init, init_k, lam, beta, epsilon, exploration, tau, xi,
-            n_restarts, eta, random_state, tau_counts_sigma0, max_passes, first_k, preset,
-        )
-
-    cls_name = "ACC" + strategy.capitalize()
-    cls = type(cls_name, (ActiveCorrelationClustering,), {
-        "__init__": __init__,
-        "__doc__": f"Algorithm 1 with the {strategy} query strategy; see :class:`ActiveCorrelationClustering`.",
-        "__module__": __name__,
-    })
-    ALGORITHMS.register(name)(cls)
-    return cls
+# One registry name per query strategy (the runner keys cases by name): the
+# parameter list is ActiveCorrelationClustering's, only ``strategy``'s default differs.
 
 
-ACCUniform = _register("acc_uniform", "uniform")
-ACCUncertainty = _register("acc_uncertainty", "uncertainty")
-ACCFrequency = _register("acc_frequency", "frequency")
-ACCMaxmin = _register("acc_maxmin", "maxmin")
-ACCMaxexp = _register("acc_maxexp", "maxexp")
+@ALGORITHMS.register("acc_uniform")
+class ACCUniform(ActiveCorrelationClustering, defaults={"strategy": "uniform"}):
+    """Algorithm 1 with the uniform query strategy; see :class:`ActiveCorrelationClustering`."""
+
+
+@ALGORITHMS.register("acc_uncertainty")
+class ACCUncertainty(ActiveCorrelationClustering, defaults={"strategy": "uncertainty"}):
+    """Algorithm 1 with the uncertainty query strategy; see :class:`ActiveCorrelationClustering`."""
+
+
+@ALGORITHMS.register("acc_frequency")
+class ACCFrequency(ActiveCorrelationClustering, defaults={"strategy": "frequency"}):
+    """Algorithm 1 with the frequency query strategy; see :class:`ActiveCorrelationClustering`."""
+
+
+@ALGORITHMS.register("acc_maxmin")
+class ACCMaxmin(ActiveCorrelationClustering, defaults={"strategy": "maxmin"}):
+    """Algorithm 1 with the maxmin query strategy; see :class:`ActiveCorrelationClustering`."""
+
+
+@ALGORITHMS.register("acc_maxexp")
+class ACCMaxexp(ActiveCorrelationClustering, defaults={"strategy": "maxexp"}):
+    """Algorithm 1 with the maxexp query strategy; see :class:`ActiveCorrelationClustering`."""

@@ -1,10 +1,18 @@
-"""The estimator shape shared by the aggregation algorithms.
+"""The estimator shapes shared by the aggregation family.
 
-Each algorithm implements ``_cluster(enc) -> labels`` on
-:class:`~ccexp.objectives.clusterings.EncodedClusterings`; this base
+One orientation for the whole family: ``fit(clusterings)`` takes an int
+array of shape ``(m, n)``, one row per input clustering, one column per
+item, ``-1`` for a missing label -- what the clusterings oracles put in
+``problem.clusterings``.  ROCK and LIMBO read the same array as a
+categorical table (an attribute per input clustering), transposed inside.
+
+Each aggregation algorithm implements ``_cluster(enc) -> labels`` on
+:class:`~ccexp.objectives.clusterings.EncodedClusterings`; its base
 class gives it the natural ``fit(clusterings)``, the uniform
 ``fit_problem(problem)``, canonical labels, timings and warm-up, and lets
-SAMPLING call ``_cluster`` on a subset without re-encoding.
+SAMPLING call ``_cluster`` on a subset without re-encoding.  The
+categorical baselines implement ``_fit_table(T)`` on the ``(n, m)`` table
+and share :class:`CategoricalEstimator`'s entry points.
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ class AggregationEstimator(ProblemEstimator):
         return check_p(p)
 
     def fit(self, clusterings, y=None):
-        """Aggregate ``clusterings`` (int array (m, n), ``-1`` missing); sets ``labels_``."""
+        """Aggregate ``clusterings`` (int array (m clusterings, n items), ``-1`` missing); sets ``labels_``."""
         enc = clusterings if isinstance(clusterings, EncodedClusterings) else encode(clusterings, self._p())
         return self._fit_encoded(enc)
 
@@ -61,3 +69,52 @@ class AggregationEstimator(ProblemEstimator):
     @classmethod
     def warmup(cls) -> None:
         cls().fit(FIGURE1)
+
+
+def check_table(T, name: str = "T") -> np.ndarray:
+    """A categorical table (n_records, n_attributes) of int codes, ``-1`` missing, as int64."""
+    T = np.asarray(T)
+    if T.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D table (n_records, n_attributes), got shape {T.shape}")
+    if T.size and not np.issubdtype(T.dtype, np.integer):
+        raise ValueError(f"{name} must hold integer codes, got dtype {T.dtype}")
+    if T.size and T.min() < -1:
+        raise ValueError(f"{name} uses -1 for a missing value; got code {T.min()}")
+    return np.ascontiguousarray(T, dtype=np.int64)
+
+
+#: warm-up input of the categorical baselines: (m, n) clusterings, one missing label
+CATEGORICAL_WARMUP = np.array([[0, 0, 0, 1, 1, -1], [0, 0, 0, 1, 1, 1], [0, 1, 2, 0, 1, 2]], dtype=np.int64)
+
+
+class CategoricalEstimator(ProblemEstimator):
+    """Base of ROCK and LIMBO: the input clusterings read as categorical attributes.
+
+    ``fit(clusterings)`` takes the family's ``(m, n)`` array (one row per
+    input clustering, ``-1`` missing) and calls ``_fit_table(T)`` on the
+    table ``T = clusterings.T`` of shape ``(n records, m attributes)``, the
+    orientation of the papers (and of :func:`~.rock.rock_links`,
+    :func:`~.limbo.tuple_items`).
+    """
+
+    supervision = "clusterings"
+    #: parameters of :meth:`warmup` besides ``n_clusters=2``
+    _warmup_params: dict = {}
+
+    def fit(self, clusterings, y=None):
+        """Cluster the items of ``clusterings`` (int array (m clusterings, n items), ``-1`` missing)."""
+        C = np.asarray(clusterings)
+        if C.ndim != 2:
+            raise ValueError(f"clusterings must have shape (m clusterings, n items), got {C.shape}")
+        return self._fit_table(check_table(C.T, "clusterings"))
+
+    def fit_problem(self, problem):
+        """Cluster the problem's items; each input clustering is one categorical attribute."""
+        return self.fit(problem.require("clusterings", type(self).__name__))
+
+    def _fit_table(self, T):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @classmethod
+    def warmup(cls) -> None:
+        cls(n_clusters=2, **cls._warmup_params).fit(CATEGORICAL_WARMUP)

@@ -6,14 +6,16 @@ The second categorical baseline of Gionis et al. (2007), Tables 2 and 3.
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from ...cc.labels import relabel_contiguous
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from ..base import RANDOM_STATE
 from . import _limbo_kernels as K
-from .rock import check_table
+from .estimator import CategoricalEstimator, check_table
 
 
 def tuple_items(T):
@@ -50,7 +52,7 @@ def information_loss(wi, pi, wj, pj) -> float:
 
 
 @ALGORITHMS.register("limbo")
-class Limbo(ProblemEstimator):
+class Limbo(CategoricalEstimator):
     """LIMBO: scalable information-bottleneck clustering of categorical tuples.
 
     Andritsos et al. (2004): a tuple t is the distribution p(V|t) over
@@ -99,15 +101,25 @@ class Limbo(ProblemEstimator):
     O(n S m) for step 1 with S summaries, O(S^2 |V|) and up for step 2,
     O(n k m) for step 3.
 
+    Input: ``fit(clusterings)`` with the aggregation family's ``(m, n)``
+    array (one row per input clustering); each input clustering is one
+    categorical attribute of the n tuples (:class:`~.estimator.CategoricalEstimator`).
+
     Examples
     --------
     >>> import numpy as np
-    >>> T = np.array([[0, 0, 0], [0, 0, 1], [0, 0, 2], [1, 1, 0], [1, 1, 1], [1, 1, 2]])
-    >>> Limbo(n_clusters=2).fit(T).labels_
+    >>> T = np.array([[0, 0, 0], [0, 0, 1], [0, 0, 2], [1, 1, 0], [1, 1, 1], [1, 1, 2]])  # 6 tuples
+    >>> Limbo(n_clusters=2).fit(T.T).labels_
     array([0, 0, 0, 1, 1, 1])
     """
 
-    supervision = "clusterings"
+    _parameter_constraints = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "phi": [Interval(Real, 0, None, closed="left")],
+        "max_summaries": [Interval(Integral, 1, None, closed="left")],
+        "random_state": RANDOM_STATE,
+    }
+    _warmup_params = {"phi": 0.5}
 
     def __init__(self, n_clusters=2, phi=0.0, max_summaries=20000, random_state=None):
         self.n_clusters = n_clusters
@@ -115,15 +127,10 @@ class Limbo(ProblemEstimator):
         self.max_summaries = max_summaries
         self.random_state = random_state
 
-    def fit(self, T, y=None):
-        """Cluster the tuples of ``T`` (int array (n_tuples, n_attributes), ``-1`` missing)."""
-        T = check_table(T)
+    def _fit_table(self, T):
+        """Cluster the tuples of the table ``T`` (int64 (n_tuples, n_attributes), ``-1`` missing)."""
         k = int(self.n_clusters)
-        if k < 1:
-            raise ValueError(f"n_clusters must be >= 1, got {self.n_clusters!r}")
         phi = float(self.phi)
-        if not phi >= 0.0:
-            raise ValueError(f"phi must be >= 0, got {self.phi!r}")
         n_all = T.shape[0]
         known = (T >= 0).any(axis=1)
         Tk = T[known]
@@ -159,12 +166,3 @@ class Limbo(ProblemEstimator):
         self.status_ = "ok"
         self.labels_ = relabel_contiguous(labels)
         return self
-
-    def fit_problem(self, problem):
-        """Cluster the problem's items; each input clustering is one categorical attribute."""
-        C = problem.require("clusterings", type(self).__name__)
-        return self.fit(C.T)
-
-    @classmethod
-    def warmup(cls) -> None:
-        cls(n_clusters=2, phi=0.5).fit(np.array([[0, 0, 0], [0, 0, 1], [0, 0, 2], [1, 1, 0], [1, 1, 1], [-1, 1, 2]]))

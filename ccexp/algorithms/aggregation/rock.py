@@ -6,26 +6,17 @@ The categorical baseline of Gionis et al. (2007), Tables 2 and 3.
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from ...cc.labels import relabel_contiguous
 from ...cc.union_find import connected_components
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from ..base import RANDOM_STATE
 from . import _rock_kernels as K
-
-
-def check_table(T, name: str = "T") -> np.ndarray:
-    """A categorical table (n_records, n_attributes) of int codes, ``-1`` missing, as int64."""
-    T = np.asarray(T)
-    if T.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D table (n_records, n_attributes), got shape {T.shape}")
-    if T.size and not np.issubdtype(T.dtype, np.integer):
-        raise ValueError(f"{name} must hold integer codes, got dtype {T.dtype}")
-    if T.size and T.min() < -1:
-        raise ValueError(f"{name} uses -1 for a missing value; got code {T.min()}")
-    return np.ascontiguousarray(T, dtype=np.int64)
+from .estimator import CategoricalEstimator, check_table
 
 
 def rock_f(theta: float) -> float:
@@ -90,7 +81,7 @@ def _check_theta(theta) -> float:
 
 
 @ALGORITHMS.register("rock")
-class Rock(ProblemEstimator):
+class Rock(CategoricalEstimator):
     """ROCK: agglomerative clustering by links (Guha, Rastogi and Shim 2000).
 
     1. Neighbours: records with Jaccard similarity ``>= theta``
@@ -157,15 +148,27 @@ class Rock(ProblemEstimator):
     parts. O(n^2 m) for the neighbours, O(sum_w deg(w)^2) for the links,
     O(n) per merge to add link rows plus O(log P) per pushed pair.
 
+    Input: ``fit(clusterings)`` with the aggregation family's ``(m, n)``
+    array (one row per input clustering); each input clustering is one
+    categorical attribute of the n records (:class:`~.estimator.CategoricalEstimator`).
+
     Examples
     --------
     >>> import numpy as np
-    >>> T = np.array([[0, 0, 0], [0, 0, 1], [0, 0, 2], [1, 1, 0], [1, 1, 1], [1, 1, 2]])
-    >>> Rock(n_clusters=2, theta=0.5).fit(T).labels_
+    >>> T = np.array([[0, 0, 0], [0, 0, 1], [0, 0, 2], [1, 1, 0], [1, 1, 1], [1, 1, 2]])  # 6 records
+    >>> Rock(n_clusters=2, theta=0.5).fit(T.T).labels_
     array([0, 0, 0, 1, 1, 1])
     """
 
-    supervision = "clusterings"
+    _parameter_constraints = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "theta": [Interval(Real, 0, 1, closed="left")],
+        "min_neighbours": [Interval(Integral, 0, None, closed="left")],
+        "label_outliers": ["boolean"],
+        "max_items": [Interval(Integral, 1, None, closed="left")],
+        "random_state": RANDOM_STATE,
+    }
+    _warmup_params = {"theta": 0.5}
 
     def __init__(self, n_clusters=2, theta=0.73, min_neighbours=0, label_outliers=True, max_items=12000,
                  random_state=None):
@@ -176,13 +179,10 @@ class Rock(ProblemEstimator):
         self.max_items = max_items
         self.random_state = random_state
 
-    def fit(self, T, y=None):
-        """Cluster the records of ``T`` (int array (n_records, n_attributes), ``-1`` missing)."""
-        T = check_table(T)
+    def _fit_table(self, T):
+        """Cluster the records of the table ``T`` (int64 (n_records, n_attributes), ``-1`` missing)."""
         theta = _check_theta(self.theta)
         k = int(self.n_clusters)
-        if k < 1:
-            raise ValueError(f"n_clusters must be >= 1, got {self.n_clusters!r}")
         n = T.shape[0]
         if n > int(self.max_items):
             raise ValueError(f"ROCK keeps an n x n link matrix; n = {n} exceeds max_items = {self.max_items}")
@@ -210,12 +210,3 @@ class Rock(ProblemEstimator):
         self.status_ = "ok"
         self.labels_ = relabel_contiguous(labels)
         return self
-
-    def fit_problem(self, problem):
-        """Cluster the problem's items; each input clustering is one categorical attribute."""
-        C = problem.require("clusterings", type(self).__name__)
-        return self.fit(C.T)
-
-    @classmethod
-    def warmup(cls) -> None:
-        cls(n_clusters=2, theta=0.5).fit(np.array([[0, 0, 0], [0, 0, 1], [0, 0, 2], [1, 1, 0], [1, 1, 1], [-1, 1, 2]]))

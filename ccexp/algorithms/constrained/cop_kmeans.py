@@ -17,10 +17,12 @@ import time
 
 import numpy as np
 
-from ..._validation import check_positive_int, check_random_state
+from sklearn.utils._param_validation import StrOptions
+
+from ..._validation import check_random_state
 from ...registry import ALGORITHMS
 from ._cop_kmeans_kernels import cop_assign_pass
-from .spectral import PairwiseEstimator, prepare_features
+from .spectral import COMMON_CONSTRAINTS, POSITIVE_INT, PairwiseEstimator, prepare_features
 
 
 def adjacency(n: int, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -63,6 +65,8 @@ class COPKMeans(PairwiseEstimator):
     n_iter_, failed_point_ (the point with no feasible cluster, or -1), timings_
     """
 
+    _parameter_constraints = {**COMMON_CONSTRAINTS, "max_iter": [POSITIVE_INT], "order": [StrOptions({"data", "random"})]}
+
     def __init__(self, n_clusters=None, max_iter=300, n_init=1, order="data", scale="symmetric", random_state=None):
         self.n_clusters = n_clusters
         self.max_iter = max_iter
@@ -72,10 +76,7 @@ class COPKMeans(PairwiseEstimator):
         self.random_state = random_state
 
     def _fit(self, X, ml, cl, k):
-        if self.order not in ("data", "random"):
-            raise ValueError(f"order must be 'data' or 'random', got {self.order!r}")
-        max_iter = check_positive_int(self.max_iter, "max_iter")
-        n_init = check_positive_int(self.n_init, "n_init")
+        max_iter, n_init = self.max_iter, self.n_init
         t0 = time.perf_counter()
         Xs = prepare_features(X, self.scale)
         n = Xs.shape[0]
@@ -114,4 +115,4 @@ class COPKMeans(PairwiseEstimator):
     @classmethod
     def warmup(cls) -> None:
         X = np.random.default_rng(0).random((8, 2))
-        cls(n_clusters=2, random_state=0).fit(X, [[0, 1]], [[2, 3]])
+        cls(n_clusters=2, random_state=0).fit(X, must_link=[[0, 1]], cannot_link=[[2, 3]])

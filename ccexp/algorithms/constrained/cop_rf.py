@@ -12,11 +12,13 @@ parts is in experiments/zhu2013/README.md.
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 
-from ..._validation import check_positive_int
+from sklearn.utils._param_validation import Interval, StrOptions
+
 from ...registry import ALGORITHMS
-from .forest import forest_affinity, warmup as forest_warmup
-from .spectral import PairwiseEstimator, knn_graph, njw_spectral, prepare_features
+from .forest import CL_RULES, forest_affinity, warmup as forest_warmup
+from .spectral import COMMON_CONSTRAINTS, POSITIVE_INT, PairwiseEstimator, knn_graph, njw_spectral, prepare_features
 
 
 @ALGORITHMS.register("cop_rf")
@@ -61,6 +63,16 @@ class COPRF(PairwiseEstimator):
     status_ : str
     """
 
+    _parameter_constraints = {
+        **COMMON_CONSTRAINTS,
+        "n_trees": [POSITIVE_INT],
+        "n_filter": [Interval(Integral, 0, None, closed="left")],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+        "mtry": [POSITIVE_INT, None],
+        "n_neighbors": [POSITIVE_INT, None],
+        "cl_rule": [StrOptions(set(CL_RULES))],
+    }
+
     def __init__(self, n_clusters=None, n_trees=1000, n_filter=500, alpha=0.5, mtry=None, n_neighbors=None,
                  cl_rule="leaf", scale="symmetric", n_init=10, random_state=None):
         self.n_clusters = n_clusters
@@ -77,7 +89,7 @@ class COPRF(PairwiseEstimator):
     def _fit(self, X, ml, cl, k):
         Xs = prepare_features(X, self.scale)
         n = Xs.shape[0]
-        kk = max(1, round(n / 10)) if self.n_neighbors is None else check_positive_int(self.n_neighbors, "n_neighbors")
+        kk = max(1, round(n / 10)) if self.n_neighbors is None else self.n_neighbors
         A, info = forest_affinity(
             Xs, ml, cl, n_trees=self.n_trees, mtry=self.mtry, n_filter=self.n_filter, alpha=self.alpha,
             cl_rule=self.cl_rule, random_state=self.random_state,

@@ -19,14 +19,18 @@ Section III) runs the same propagation on a clustering-forest affinity.
 from __future__ import annotations
 
 import time
+from numbers import Real
 
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
+from sklearn.utils._param_validation import Interval
 
-from ..._validation import check_positive_int
 from ...registry import ALGORITHMS
 from .forest import forest_affinity, warmup as forest_warmup
-from .spectral import PairwiseEstimator, blas_threads, gaussian_knn_affinity, knn_graph, njw_spectral, prepare_features
+from .spectral import (
+    COMMON_CONSTRAINTS, POSITIVE_INT, PairwiseEstimator, blas_threads, gaussian_knn_affinity, knn_graph, njw_spectral,
+    prepare_features,
+)
 
 
 def constraint_matrix(n: int, must_link, cannot_link) -> np.ndarray:
@@ -105,6 +109,10 @@ class E2CP(_E2CPBase):
     labels_, timings_, status_
     """
 
+    _parameter_constraints = {
+        **COMMON_CONSTRAINTS, "alpha": [Interval(Real, 0, 1, closed="left")], "n_neighbors": [POSITIVE_INT],
+    }
+
     def __init__(self, n_clusters=None, alpha=0.8, n_neighbors=10, scale="symmetric", n_init=10, random_state=None):
         self.n_clusters = n_clusters
         self.alpha = alpha
@@ -114,7 +122,7 @@ class E2CP(_E2CPBase):
         self.random_state = random_state
 
     def _base_affinity(self, Xs, random_state):
-        return gaussian_knn_affinity(Xs, check_positive_int(self.n_neighbors, "n_neighbors")), {}
+        return gaussian_knn_affinity(Xs, self.n_neighbors), {}
 
 
 @ALGORITHMS.register("forest_e2cp")
@@ -139,6 +147,14 @@ class ForestE2CP(_E2CPBase):
         As :class:`E2CP`.
     """
 
+    _parameter_constraints = {
+        **COMMON_CONSTRAINTS,
+        "alpha": [Interval(Real, 0, 1, closed="left")],
+        "n_trees": [POSITIVE_INT],
+        "mtry": [POSITIVE_INT, None],
+        "n_neighbors": [POSITIVE_INT, None],
+    }
+
     def __init__(self, n_clusters=None, alpha=0.8, n_trees=1000, mtry=None, n_neighbors=None, scale="symmetric",
                  n_init=10, random_state=None):
         self.n_clusters = n_clusters
@@ -152,7 +168,7 @@ class ForestE2CP(_E2CPBase):
 
     def _base_affinity(self, Xs, random_state):
         A, info = forest_affinity(Xs, n_trees=self.n_trees, mtry=self.mtry, n_filter=0, random_state=random_state)
-        k = max(1, round(Xs.shape[0] / 10)) if self.n_neighbors is None else check_positive_int(self.n_neighbors, "n_neighbors")
+        k = max(1, round(Xs.shape[0] / 10)) if self.n_neighbors is None else self.n_neighbors
         t = info["timings"]
         return knn_graph(A, k), {"forest": t["filter"] + t["growth"] + t["affinity"]}
 

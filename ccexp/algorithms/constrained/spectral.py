@@ -10,16 +10,18 @@ the paper).  Features are scaled to [-1, 1] per column by the estimators
 from __future__ import annotations
 
 import time
+from numbers import Integral
 
 import numpy as np
 from scipy.linalg import eigh
 from scipy.spatial.distance import cdist
 from sklearn.cluster import KMeans
+from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
 
 from ..._validation import as_index_array, check_features, check_positive_int, unknown_name_error
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from ..base import RANDOM_STATE, FeatureEstimator
 
 SCALINGS = ("symmetric", "none")
 #: Below this many points the dense linear algebra and k-means run on one
@@ -150,22 +152,37 @@ def pairs_of(problem, field: str) -> np.ndarray:
     return np.empty((0, 2), dtype=np.int64) if value is None else value
 
 
-class PairwiseEstimator(ProblemEstimator):
-    """Shared plumbing: ``fit(X, must_link, cannot_link)`` and ``fit_problem``."""
+#: ``_parameter_constraints`` shared by the family (scikit-learn's validation)
+POSITIVE_INT = Interval(Integral, 1, None, closed="left")
+COMMON_CONSTRAINTS = {
+    "n_clusters": [POSITIVE_INT, None],
+    "scale": [StrOptions(set(SCALINGS))],
+    "n_init": [POSITIVE_INT],
+    "random_state": RANDOM_STATE,
+}
+
+
+class PairwiseEstimator(FeatureEstimator):
+    """Shared plumbing: ``fit(X, y=None, *, must_link=None, cannot_link=None)`` and ``fit_problem``.
+
+    ``y`` is ignored (scikit-learn's place for it); the constraints are
+    keywords, int arrays of shape (p, 2) of row indices of ``X``.
+    """
 
     supervision = "must_link"
 
-    def fit(self, X, must_link=None, cannot_link=None):
+    def fit(self, X, y=None, *, must_link=None, cannot_link=None):
+        """Cluster the rows of ``X`` under the must-link / cannot-link pairs (``y`` ignored)."""
+        X = self._validate_X(X)
         if self.n_clusters is None:
-            raise ValueError("n_clusters must be given to fit(X, must_link, cannot_link)")
-        X = check_features(X, "X")
+            raise ValueError("n_clusters must be given to fit(X, must_link=..., cannot_link=...)")
         n = X.shape[0]
         ml = as_index_array(np.empty((0, 2)) if must_link is None else must_link, "must_link", n, 2)
         cl = as_index_array(np.empty((0, 2)) if cannot_link is None else cannot_link, "cannot_link", n, 2)
-        return self._fit(X, ml, cl, check_positive_int(self.n_clusters, "n_clusters"))
+        return self._fit(X, ml, cl, int(self.n_clusters))
 
     def fit_problem(self, problem):
-        X = problem.require("X", type(self).__name__)
+        X = self._validate_X(problem.require("X", type(self).__name__))
         return self._fit(X, pairs_of(problem, "must_link"), pairs_of(problem, "cannot_link"), n_clusters_of(self, problem))
 
     def _fit(self, X, ml, cl, k):  # pragma: no cover - overridden
@@ -193,6 +210,8 @@ class SpectralClustering(PairwiseEstimator):
     labels_, timings_, status_
     """
 
+    _parameter_constraints = {**COMMON_CONSTRAINTS, "n_neighbors": [POSITIVE_INT]}
+
     def __init__(self, n_clusters=None, n_neighbors=10, scale="symmetric", n_init=10, random_state=None):
         self.n_clusters = n_clusters
         self.n_neighbors = n_neighbors
@@ -202,7 +221,7 @@ class SpectralClustering(PairwiseEstimator):
 
     def _affinity(self, Xs, ml, cl):
         """The graph spectral clustering cuts; subclasses may add the constraints."""
-        return gaussian_knn_affinity(Xs, check_positive_int(self.n_neighbors, "n_neighbors"))
+        return gaussian_knn_affinity(Xs, self.n_neighbors)
 
     def _fit(self, X, ml, cl, k):
         t0 = time.perf_counter()

@@ -9,21 +9,23 @@ initialisation, best of ``n_init`` runs), seeded by ``random_state``.
 from __future__ import annotations
 
 import time
+from numbers import Real
 
 import numpy as np
 from sklearn.cluster import KMeans as _SKKMeans
+from sklearn.utils._param_validation import Interval
 from threadpoolctl import threadpool_limits
 
-from ..._validation import as_index_array, check_features, check_positive_int
+from ..._validation import as_index_array, check_positive_int
 from ...objectives.relative import partition_violations
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
-from .recon import _n_clusters
+from ..base import FeatureEstimator
+from .recon import CONSTRAINTS, POSITIVE_INT, _n_clusters
 from .svm_metric import SVMMetric
 
 
 @ALGORITHMS.register("kmeans")
-class KMeansBaseline(ProblemEstimator):
+class KMeansBaseline(FeatureEstimator):
     """K-means with the true k on the features ("K-Means + Euclidean Metric").
 
     Parameters
@@ -42,6 +44,12 @@ class KMeansBaseline(ProblemEstimator):
 
     supervision = "relative"
     use_metric = False
+    _parameter_constraints = {
+        "n_clusters": CONSTRAINTS["n_clusters"],
+        "n_init": [POSITIVE_INT],
+        "svm_C": [Interval(Real, 0, None, closed="neither")],
+        "random_state": CONSTRAINTS["random_state"],
+    }
 
     def __init__(self, n_clusters=None, n_init=10, svm_C=1.0, random_state=None):
         self.n_clusters = n_clusters
@@ -49,15 +57,16 @@ class KMeansBaseline(ProblemEstimator):
         self.svm_C = svm_C
         self.random_state = random_state
 
-    def fit(self, X, relative=None, y=None):
+    def fit(self, X, y=None, *, relative=None):
+        """Cluster the rows of ``X`` (``relative``: rows ``(a, b, c)`` = ``ab|c``, for the metric; ``y`` ignored)."""
+        X = self._validate_X(X)
         if self.n_clusters is None:
-            raise ValueError("n_clusters must be given to fit(X, relative)")
-        X = check_features(X, "X")
+            raise ValueError("n_clusters must be given to fit(X, relative=...)")
         R = as_index_array(np.empty((0, 3)) if relative is None else relative, "relative", X.shape[0], 3)
         return self._fit(X, R, self.n_clusters)
 
     def fit_problem(self, problem):
-        X = problem.require("X", type(self).__name__)
+        X = self._validate_X(problem.require("X", type(self).__name__))
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
         return self._fit(X, R, _n_clusters(self, problem))
 

@@ -11,17 +11,18 @@ constraints (the paper's "Hierarchical + Euclidean Metric" baseline).
 from __future__ import annotations
 
 import math
-import numbers
 import time
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from ..._validation import as_index_array, check_features, check_positive_int, unknown_name_error
+from ..._validation import as_index_array, check_positive_int, unknown_name_error
 from ...objectives.relative import partition_violations
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from ..base import RANDOM_STATE, FeatureEstimator
 from . import _kernels as K
-from .cut import cut_hierarchy
+from .cut import SPLIT_ORDERS, cut_hierarchy
 from .hierarchy import greedy_consistent_subset, is_consistent
 from .svm_metric import SVMMetric
 
@@ -93,7 +94,7 @@ def _branch_threshold(min_branch_size, n: int, k: int) -> int:
         # Section 4.2.1 gives no value; 5% of the items, at least 2
         # (experiments/liu2011/README.md shows the choice)
         return max(2, int(math.ceil(0.05 * n)))
-    if isinstance(min_branch_size, numbers.Integral) and not isinstance(min_branch_size, bool):
+    if isinstance(min_branch_size, Integral) and not isinstance(min_branch_size, bool):
         return check_positive_int(min_branch_size, "min_branch_size")
     raise ValueError(f"min_branch_size must be 'auto' or an integer >= 1, got {min_branch_size!r}")
 
@@ -108,14 +109,26 @@ def _n_clusters(est, problem) -> int:
     return check_positive_int(k, "n_clusters")
 
 
-class _HierarchyEstimator(ProblemEstimator):
+POSITIVE_INT = Interval(Integral, 1, None, closed="left")
+#: scikit-learn ``_parameter_constraints`` of the family (Hierarchical takes a subset)
+CONSTRAINTS = {
+    "n_clusters": [POSITIVE_INT, None],
+    "metric": [StrOptions(set(METRICS))],
+    "min_branch_size": [StrOptions({"auto"}), POSITIVE_INT],
+    "split": [StrOptions(set(SPLIT_ORDERS))],
+    "check_compatibility": ["boolean"],
+    "on_inconsistent": [StrOptions({"greedy", "raise"})],
+    "svm_C": [Interval(Real, 0, None, closed="neither")],
+    "random_state": RANDOM_STATE,
+}
+
+
+class _HierarchyEstimator(FeatureEstimator):
     """Shared fit: metric, agglomeration, cut."""
 
     supervision = "relative"
 
     def _fit(self, X, R, k, use_constraints: bool):
-        if self.metric not in METRICS:
-            raise unknown_name_error("metric", self.metric, METRICS)
         k = check_positive_int(k, "n_clusters")
         if k > X.shape[0]:
             raise ValueError(f"n_clusters must be at most n_items={X.shape[0]}, got {k}")
@@ -161,7 +174,7 @@ class _HierarchyEstimator(ProblemEstimator):
     @classmethod
     def warmup(cls) -> None:
         X = np.array([[0.0], [0.1], [1.0], [1.2], [3.0]])
-        cls(n_clusters=2).fit(X, np.array([[0, 1, 2], [2, 3, 0]]))
+        cls(n_clusters=2).fit(X, relative=np.array([[0, 1, 2], [2, 3, 0]]))
 
 
 @ALGORITHMS.register("recon")
@@ -223,9 +236,11 @@ class ReCon(_HierarchyEstimator):
     --------
     >>> import numpy as np
     >>> X = np.array([[0.0], [1.0], [1.9], [3.0]])
-    >>> ReCon(n_clusters=2, min_branch_size=1).fit(X, [[0, 1, 2], [2, 3, 0]]).labels_
+    >>> ReCon(n_clusters=2, min_branch_size=1).fit(X, relative=[[0, 1, 2], [2, 3, 0]]).labels_
     array([0, 0, 1, 1])
     """
+
+    _parameter_constraints = CONSTRAINTS
 
     def __init__(
         self,
@@ -247,21 +262,17 @@ class ReCon(_HierarchyEstimator):
         self.svm_C = svm_C
         self.random_state = random_state
 
-    def fit(self, X, relative=None, y=None):
-        """Cluster the rows of ``X`` under the constraints ``relative`` (rows ``(a, b, c)`` = ``ab|c``)."""
-        if self.on_inconsistent not in ("greedy", "raise"):
-            raise unknown_name_error("on_inconsistent rule", self.on_inconsistent, ("greedy", "raise"))
+    def fit(self, X, y=None, *, relative=None):
+        """Cluster the rows of ``X`` under the constraints ``relative`` (rows ``(a, b, c)`` = ``ab|c``; ``y`` ignored)."""
+        X = self._validate_X(X)
         if self.n_clusters is None:
-            raise ValueError("n_clusters must be given to fit(X, relative)")
-        X = check_features(X, "X")
+            raise ValueError("n_clusters must be given to fit(X, relative=...)")
         R = as_index_array(np.empty((0, 3)) if relative is None else relative, "relative", X.shape[0], 3)
         return self._fit(X, R, self.n_clusters, use_constraints=True)
 
     def fit_problem(self, problem):
-        X = problem.require("X", type(self).__name__)
+        X = self._validate_X(problem.require("X", type(self).__name__))
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
-        if self.on_inconsistent not in ("greedy", "raise"):
-            raise unknown_name_error("on_inconsistent rule", self.on_inconsistent, ("greedy", "raise"))
         return self._fit(X, R, _n_clusters(self, problem), use_constraints=True)
 
 
@@ -287,6 +298,9 @@ class Hierarchical(_HierarchyEstimator):
     check_compatibility = True
     on_inconsistent = "raise"
     svm_C = 1.0
+    _parameter_constraints = {
+        k: CONSTRAINTS[k] for k in ("n_clusters", "min_branch_size", "split", "random_state")
+    }
 
     def __init__(self, n_clusters=None, min_branch_size="auto", split="size", random_state=None):
         self.n_clusters = n_clusters
@@ -295,13 +309,14 @@ class Hierarchical(_HierarchyEstimator):
         self.random_state = random_state
 
     def fit(self, X, y=None):
+        """Cluster the rows of ``X`` (``y`` ignored)."""
+        X = self._validate_X(X)
         if self.n_clusters is None:
             raise ValueError("n_clusters must be given to fit(X)")
-        X = check_features(X, "X")
         return self._fit(X, np.empty((0, 3), dtype=np.int64), self.n_clusters, use_constraints=False)
 
     def fit_problem(self, problem):
-        X = problem.require("X", type(self).__name__)
+        X = self._validate_X(problem.require("X", type(self).__name__))
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
         return self._fit(X, R, _n_clusters(self, problem), use_constraints=False)
 
@@ -311,24 +326,9 @@ class Hierarchical(_HierarchyEstimator):
 
 
 @ALGORITHMS.register("recon_svm")
-class ReConSVM(ReCon):
+class ReConSVM(ReCon, defaults={"metric": "svm"}):
     """"ReCon + SVM-Metric": :class:`ReCon` with ``metric="svm"`` by default.
 
     A registry name of its own so one experiment can run both ReCon schemes
     of Section 5 side by side (the runner keys cases by algorithm name).
     """
-
-    def __init__(
-        self,
-        n_clusters=None,
-        metric="svm",
-        min_branch_size="auto",
-        split="size",
-        check_compatibility=True,
-        on_inconsistent="greedy",
-        svm_C=1.0,
-        random_state=None,
-    ):
-        super().__init__(
-            n_clusters, metric, min_branch_size, split, check_compatibility, on_inconsistent, svm_C, random_state
-        )

@@ -170,33 +170,25 @@ class TripletLocalSearch(TripletEstimator):
         cls().fit(T)
 
 
-@ALGORITHMS.register("ls_eq")
-class LsEQ(TripletLocalSearch):
-    """Ls-EQ: Algorithm 2 from "all equal", on all triplets."""
+# The four variants of Section V differ only in two defaults; the parameter
+# list is TripletLocalSearch's.
 
-    def __init__(self, init="equal", vertex_cover=False, tie_break="first", max_passes=1000, random_state=None):
-        super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
+
+@ALGORITHMS.register("ls_eq")
+class LsEQ(TripletLocalSearch, defaults={"init": "equal", "vertex_cover": False}):
+    """Ls-EQ: Algorithm 2 from "all equal", on all triplets."""
 
 
 @ALGORITHMS.register("ls_ad")
-class LsAD(TripletLocalSearch):
+class LsAD(TripletLocalSearch, defaults={"init": "different", "vertex_cover": False}):
     """Ls-AD: Algorithm 2 from "all different", on all triplets."""
-
-    def __init__(self, init="different", vertex_cover=False, tie_break="first", max_passes=1000, random_state=None):
-        super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
 
 
 @ALGORITHMS.register("ls_eq_vc")
-class LsEQVC(TripletLocalSearch):
+class LsEQVC(TripletLocalSearch, defaults={"init": "equal", "vertex_cover": True}):
     """Ls-EQ-VC: the vertex-cover clean-up, then Algorithm 2 from "all equal"."""
-
-    def __init__(self, init="equal", vertex_cover=True, tie_break="first", max_passes=1000, random_state=None):
-        super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
 
 
 @ALGORITHMS.register("ls_ad_vc")
-class LsADVC(TripletLocalSearch):
+class LsADVC(TripletLocalSearch, defaults={"init": "different", "vertex_cover": True}):
     """Ls-AD-VC (the paper's method): vertex cover, then Algorithm 2 from "all different"."""
-
-    def __init__(self, init="different", vertex_cover=True, tie_break="first", max_passes=1000, random_state=None):
-        super().__init__(init, vertex_cover, tie_break, max_passes, random_state)
