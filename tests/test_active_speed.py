@@ -216,3 +216,56 @@ def test_active_runs_are_bitwise_the_plain_ones(seed, preset, strategy):
         np.testing.assert_array_equal(a["labels"], b["labels"])
     np.testing.assert_array_equal(fast.similarity_, plain.similarity_)
     assert fast.objective_ == plain.objective_
+
+
+# --------------------------------------------------------------------------
+# maxmin / maxexp selection (Algorithm 3): bitwise the plain one
+# --------------------------------------------------------------------------
+def _triangles_plain(sel, S, labels, counts, n_want, rng):
+    """BatchSelector._triangles as it was: numpy's gathers of the scores."""
+    from ccexp.algorithms.active.strategies import top_b_with_ties
+
+    m = K.violating_edges(S, labels, sel.viol_u, sel.viol_v)
+    size = sel.n if sel.xi is None else int(np.floor(sel.xi * m))
+    size = K.sample_prefix(sel.viol_u, sel.viol_v, m, size, sel._seed(rng))
+    code = K.MAXMIN if sel.strategy == "maxmin" else K.MAXEXP
+    info = np.zeros((sel.n, sel.n))
+    t = K.score_bad_triangles(S, sel.viol_u, sel.viol_v, size, code, sel.beta, sel._seed(rng),
+                                    info, sel.touched_u, sel.touched_v)
+    tu, tv = sel.touched_u[:t].copy(), sel.touched_v[:t].copy()
+    scores = info[tu, tv]
+    ok = counts[tu, tv] < sel.cap
+    tu, tv, scores = tu[ok], tv[ok], scores[ok]
+    pick = top_b_with_ties(scores, n_want, rng)
+    bu = np.empty(n_want, dtype=np.int64)
+    bv = np.empty(n_want, dtype=np.int64)
+    k = pick.shape[0]
+    bu[:k], bv[:k] = tu[pick], tv[pick]
+    if k < n_want:
+        sel.mark[bu[:k], bv[:k]] = 1
+        bu, bv = sel._random(counts, n_want, rng, bu, bv, k)
+        sel.mark[bu, bv] = 0
+    return bu, bv
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(3, 40), st.integers(0, 2**31 - 1), st.sampled_from(KINDS), st.sampled_from(["maxmin", "maxexp"]),
+       st.sampled_from([1.0, 0.0, np.inf, 3.0]), st.integers(1, 60), st.sampled_from([None, 0.3, 1.0]),
+       st.sampled_from([1, 2, None]))
+def test_triangle_selection_is_bitwise_the_plain_one(n, seed, kind, strategy, beta, n_want, xi, cap):
+    # same edges, same order, same generator state after, twice in a row (info must be left at zero)
+    S = _similarities(n, seed, kind)
+    rng0 = np.random.default_rng(seed)
+    labels = rng0.integers(0, max(1, n // 5), size=n)
+    counts = np.triu(rng0.integers(0, 3, size=(n, n)).astype(np.int32), 1)
+    counts = counts + counts.T
+    fast = BatchSelector(n, strategy, beta, 0.0, cap, xi, "uniform")
+    plain = BatchSelector(n, strategy, beta, 0.0, cap, xi, "uniform")
+    r1, r2 = np.random.default_rng(seed + 1), np.random.default_rng(seed + 1)
+    for _ in range(2):
+        bu, bv = fast.select(S, labels, counts, n_want, r1)
+        pu, pv = _triangles_plain(plain, S, labels, counts, n_want, r2)
+        np.testing.assert_array_equal(bu, pu)
+        np.testing.assert_array_equal(bv, pv)
+        assert not fast.info.any()
+    assert r1.integers(0, 2**62) == r2.integers(0, 2**62)
