@@ -98,8 +98,9 @@ def max_correlation_clustering(S, k=None, n_restarts: int = 3, eta: float = ETA,
 
     Notes
     -----
-    One pass is O(N^2) whatever the number of clusters (per-cluster sums of
-    the delta term of Eq. 7; see ``_kernels.local_search_sums``).
+    The first pass of a restart sweeps every row, O(N^2); later passes read
+    per-cluster sums of the delta term of Eq. 7, O(N k + moves N), and are
+    bitwise the plain row sweep (see ``_kernels.local_search_sums``).
 
     Examples
     --------
