@@ -95,3 +95,177 @@ def test_run_json_records_the_wall_time(tmp_path):
     assert run["wall_seconds"] == round(res.seconds, 3) and run["wall_seconds"] > 0
     assert run["n_pending"] == res.n_run > 0 and run["n_cases"] == res.n_cases
     assert run["runner"]["n_jobs"] == 1 and run["runner"]["backend"] == "loky"
+
+
+# --------------------------------------------------------------------------
+# Algorithm 2 by per-cluster sums: bitwise the plain kernel
+# --------------------------------------------------------------------------
+def _similarities(n, seed, kind):
+    """Symmetric S, zero diagonal: noisy reals, few levels (exact ties), sums that round
+    differently by order (0.1 + 0.2 != 0.3), or the running means of +-1 answers with sigma_0 +-0.1."""
+    rng = np.random.default_rng(seed)
+    if kind == "normal":
+        A = rng.normal(size=(n, n)) / 3
+    elif kind == "levels":
+        A = rng.choice([-1.0, -0.1, 0.1, 1.0], size=(n, n))
+    elif kind == "decimals":
+        A = rng.choice([-0.3, -0.2, -0.1, 0.1, 0.2, 0.3, 0.7], size=(n, n))
+    else:  # "means"
+        y = rng.integers(0, max(1, n // 8), size=n)
+        total = np.where(y[:, None] == y[None, :], 0.1, -0.1) * rng.choice([-1.0, 1.0])
+        counts = rng.integers(0, 4, size=(n, n))
+        for c in range(3):
+            total = total + np.where(counts > c, rng.choice([-1.0, 1.0], size=(n, n)), 0.0)
+        A = total / (counts + 1)
+    A = np.triu(A, 1)
+    return A + A.T
+
+
+KINDS = ["normal", "levels", "decimals", "means"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 70), st.integers(0, 2**31 - 1), st.sampled_from(KINDS), st.floats(0.0, 1.0),
+       st.sampled_from([1, 2, 3, 30, 1000]), st.sampled_from([2.0**-52, 0.0, 1e-3]))
+def test_local_search_by_sums_is_bitwise_the_plain_kernel(n, seed, kind, k_share, max_passes, eta):
+    S = _similarities(n, seed, kind)
+    k = max(1, int(round(k_share * n)))  # from one cluster to k = N (the first iteration: the sweep path)
+    start = K.random_labels(n, k, seed)
+    plain, fast = start.copy(), start.copy()
+    d0, p0 = K.local_search_run_plain(S, plain, seed + 1, eta, max_passes)
+    d1, p1 = K.local_search_run(S, fast, seed + 1, eta, max_passes)
+    np.testing.assert_array_equal(fast, plain)
+    assert (d1, p1) == (d0, p0)  # the incremental objective: same floats, same stopping
+
+
+def _plain_restarts(monkeypatch):
+    from ccexp.algorithms.active import local_search as LS
+
+    def plain(S, ST, labels, seed, eta, max_passes, M):
+        return K.local_search_run_plain(S, labels, seed, eta, max_passes)
+
+    monkeypatch.setattr(LS.K, "local_search_sums", plain)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 60), st.integers(0, 2**31 - 1), st.sampled_from(KINDS),
+       st.sampled_from([(3, 1000), (5, 30)]))
+def test_restarts_are_bitwise_the_plain_ones(n, seed, kind, schedule):
+    # Algorithm 2 as the active loop calls it: the paper's T = 3, and the authors' preset T = 5 x 30 passes
+    import pytest
+
+    from ccexp.algorithms.active.local_search import ETA, _local_search
+
+    S = _similarities(n, seed, kind)
+    T, max_passes = schedule
+    k = int(np.random.default_rng(seed).integers(1, n + 1))
+    fast = _local_search(S, k, T, ETA, max_passes, np.random.default_rng(seed))
+    with pytest.MonkeyPatch.context() as mp:
+        _plain_restarts(mp)
+        plain = _local_search(S, k, T, ETA, max_passes, np.random.default_rng(seed))
+    np.testing.assert_array_equal(fast[0], plain[0])
+    assert fast[1:] == plain[1:]
+
+
+def test_nearly_symmetric_input_reads_rows_as_the_plain_kernel(monkeypatch):
+    # max_correlation_clustering accepts S symmetric within 1e-12: the sums then come from S's transpose
+    from ccexp.algorithms.active.local_search import max_correlation_clustering
+
+    rng = np.random.default_rng(3)
+    S = _similarities(50, 3, "decimals") + np.triu(rng.normal(scale=1e-13, size=(50, 50)), 1)
+    fast = max_correlation_clustering(S, k=5, random_state=0)
+    _plain_restarts(monkeypatch)
+    plain = max_correlation_clustering(S, k=5, random_state=0)
+    np.testing.assert_array_equal(fast[0], plain[0])
+    assert fast[1] == plain[1]
+
+
+def test_local_search_by_sums_by_hand():
+    # two blocks {0, 1, 2} and {3, 4}: from the all-in-one clustering, 3 and 4 leave, 4 joins 3
+    S = -np.ones((5, 5))
+    S[:3, :3] = 1.0
+    S[3:, 3:] = 1.0
+    np.fill_diagonal(S, 0.0)
+    labels = np.zeros(5, dtype=np.int64)
+    delta, n_passes = K.local_search_run(S, labels, 0, 2.0**-52, 1000)
+    assert labels[0] == labels[1] == labels[2] != labels[3] == labels[4]
+    assert delta == 4.0 == K.max_correlation(S, labels)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.sampled_from(["paper", "authors"]), st.sampled_from(["maxexp", "uniform"]))
+def test_active_runs_are_bitwise_the_plain_ones(seed, preset, strategy):
+    # whole runs of Algorithm 1: every clustering of the history, the queries and the similarities
+    import pytest
+
+    from ccexp.algorithms.active import ActiveCorrelationClustering
+    from ccexp.oracles.active import PairwiseSimilarityOracle
+
+    y = np.random.default_rng(seed).integers(0, 4, size=30)
+
+    def run():
+        est = ActiveCorrelationClustering(strategy, max_queries=0.6, batch_size=8, preset=preset, random_state=seed)
+        return est.fit(PairwiseSimilarityOracle(y, gamma=0.2, preset=preset, random_state=seed))
+
+    fast = run()
+    with pytest.MonkeyPatch.context() as mp:
+        _plain_restarts(mp)
+        plain = run()
+    assert len(fast.history_) == len(plain.history_)
+    for a, b in zip(fast.history_, plain.history_):
+        np.testing.assert_array_equal(a["labels"], b["labels"])
+    np.testing.assert_array_equal(fast.similarity_, plain.similarity_)
+    assert fast.objective_ == plain.objective_
+
+
+# --------------------------------------------------------------------------
+# maxmin / maxexp selection (Algorithm 3): bitwise the plain one
+# --------------------------------------------------------------------------
+def _triangles_plain(sel, S, labels, counts, n_want, rng):
+    """BatchSelector._triangles as it was: numpy's gathers of the scores."""
+    from ccexp.algorithms.active.strategies import top_b_with_ties
+
+    m = K.violating_edges(S, labels, sel.viol_u, sel.viol_v)
+    size = sel.n if sel.xi is None else int(np.floor(sel.xi * m))
+    size = K.sample_prefix(sel.viol_u, sel.viol_v, m, size, sel._seed(rng))
+    code = K.MAXMIN if sel.strategy == "maxmin" else K.MAXEXP
+    info = np.zeros((sel.n, sel.n))
+    t = K.score_bad_triangles(S, sel.viol_u, sel.viol_v, size, code, sel.beta, sel._seed(rng),
+                                    info, sel.touched_u, sel.touched_v)
+    tu, tv = sel.touched_u[:t].copy(), sel.touched_v[:t].copy()
+    scores = info[tu, tv]
+    ok = counts[tu, tv] < sel.cap
+    tu, tv, scores = tu[ok], tv[ok], scores[ok]
+    pick = top_b_with_ties(scores, n_want, rng)
+    bu = np.empty(n_want, dtype=np.int64)
+    bv = np.empty(n_want, dtype=np.int64)
+    k = pick.shape[0]
+    bu[:k], bv[:k] = tu[pick], tv[pick]
+    if k < n_want:
+        sel.mark[bu[:k], bv[:k]] = 1
+        bu, bv = sel._random(counts, n_want, rng, bu, bv, k)
+        sel.mark[bu, bv] = 0
+    return bu, bv
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(3, 40), st.integers(0, 2**31 - 1), st.sampled_from(KINDS), st.sampled_from(["maxmin", "maxexp"]),
+       st.sampled_from([1.0, 0.0, np.inf, 3.0]), st.integers(1, 60), st.sampled_from([None, 0.3, 1.0]),
+       st.sampled_from([1, 2, None]))
+def test_triangle_selection_is_bitwise_the_plain_one(n, seed, kind, strategy, beta, n_want, xi, cap):
+    # same edges, same order, same generator state after, twice in a row (info must be left at zero)
+    S = _similarities(n, seed, kind)
+    rng0 = np.random.default_rng(seed)
+    labels = rng0.integers(0, max(1, n // 5), size=n)
+    counts = np.triu(rng0.integers(0, 3, size=(n, n)).astype(np.int32), 1)
+    counts = counts + counts.T
+    fast = BatchSelector(n, strategy, beta, 0.0, cap, xi, "uniform")
+    plain = BatchSelector(n, strategy, beta, 0.0, cap, xi, "uniform")
+    r1, r2 = np.random.default_rng(seed + 1), np.random.default_rng(seed + 1)
+    for _ in range(2):
+        bu, bv = fast.select(S, labels, counts, n_want, r1)
+        pu, pv = _triangles_plain(plain, S, labels, counts, n_want, r2)
+        np.testing.assert_array_equal(bu, pu)
+        np.testing.assert_array_equal(bv, pv)
+        assert not fast.info.any()
+    assert r1.integers(0, 2**62) == r2.integers(0, 2**62)

@@ -8,6 +8,11 @@
    gamma = 0.2) after 10% and 30% of |E| queries.  Targets: 50 ms
    (N = 1000), 20 ms (N = 500).  The authors' public code: 2.0 s per
    iteration at N = 500 (issue 6).
+   The same local search by the plain kernel (``local_search_run_plain``,
+   a full sweep of row u per visit; the kernel of before issue 14 item 6's
+   second round) runs back to back with it, and every step is also timed
+   in CPU seconds (``time.thread_time``), which a loaded shared machine
+   inflates far less than wall time.
 2. A full maxexp run on ``synthetic_blobs`` (N = 500, gamma = 0.2) until
    ARI >= 0.99 (a ground-truth callback stops it), ``--runs`` seeds: wall
    time (target 15 s; the authors' code about 10 minutes) and the number
@@ -19,6 +24,8 @@ Prints markdown tables and writes ``results/bench/bench_active.json``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import statistics
 import sys
 import time
@@ -30,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ccexp import load_dataset  # noqa: E402
 from ccexp.algorithms.active import ActiveCorrelationClustering  # noqa: E402
+from ccexp.algorithms.active import _kernels as K  # noqa: E402
 from ccexp.algorithms.active.local_search import ETA, _local_search  # noqa: E402
 from ccexp.algorithms.active.strategies import BatchSelector  # noqa: E402
 from ccexp.metrics import adjusted_rand  # noqa: E402
@@ -43,6 +51,32 @@ def state_after(n: int, fraction: float, seed: int = 0):
     est = ActiveCorrelationClustering("maxexp", max_queries=fraction, random_state=seed)
     est.fit(PairwiseSimilarityOracle(y, gamma=0.2, random_state=seed))
     return est.similarity_, est.labels_, est.query_counts_, est.batch_size_
+
+
+def measure_cpu(fn, repeats: int) -> float:
+    """Median CPU seconds of the calling thread over ``repeats`` calls, after one untimed call."""
+    fn()
+    runs = []
+    for _ in range(repeats):
+        t0 = time.thread_time()
+        fn()
+        runs.append(time.thread_time() - t0)
+    return statistics.median(runs)
+
+
+@contextlib.contextmanager
+def plain_kernel():
+    """Algorithm 2 by ``local_search_run_plain`` (the row sweep per visit) inside the block."""
+    fast = K.local_search_sums
+
+    def plain(S, ST, labels, seed, eta, max_passes, M):
+        return K.local_search_run_plain(S, labels, seed, eta, max_passes)
+
+    K.local_search_sums = plain
+    try:
+        yield
+    finally:
+        K.local_search_sums = fast
 
 
 def bench_iteration(n: int, fraction: float, repeats: int) -> dict:
@@ -63,13 +97,19 @@ def bench_iteration(n: int, fraction: float, repeats: int) -> dict:
         return passes
 
     c = measure(cluster, repeats)
+    with plain_kernel():
+        c_plain = measure(cluster, repeats)
     s = measure(select, repeats)
     it = measure(iteration, repeats)
+    cpu = {"local search cpu": measure_cpu(cluster, repeats), "selection cpu": measure_cpu(select, repeats),
+           "iteration cpu": measure_cpu(iteration, repeats)}
+    with plain_kernel():
+        cpu["plain local search cpu"] = measure_cpu(cluster, repeats)
     target = 0.050 if n >= 1000 else 0.020
     return {"N": n, "state": f"{fraction:.0%} of |E|", "B": B, "clusters": k,
             "passes per restart": statistics.median([p for ps in it["values"] for p in ps]),
-            "local search": c["median"], "selection": s["median"], "iteration": it["median"],
-            "target": target, "result": verdict(it["median"], target)}
+            "local search": c["median"], "plain local search": c_plain["median"], "selection": s["median"],
+            "iteration": it["median"], **cpu, "target": target, "result": verdict(it["median"], target)}
 
 
 def bench_full_run(seed: int) -> dict:
@@ -95,10 +135,11 @@ def main(argv=None) -> None:
     ActiveCorrelationClustering.warmup()
 
     rows = [bench_iteration(n, f, args.repeats) for n in (500, 1000) for f in (0.1, 0.3)]
-    shown = [{**r, **{k: fmt_seconds(r[k]) for k in ("local search", "selection", "iteration", "target")}} for r in rows]
-    print("\n## One iteration (local search T=3 + maxexp selection), medians\n")
-    print(markdown_table(shown, ["N", "state", "B", "clusters", "passes per restart", "local search", "selection",
-                                 "iteration", "target", "result"]))
+    timed = ("local search", "plain local search", "selection", "iteration", "local search cpu",
+             "plain local search cpu", "selection cpu", "iteration cpu", "target")
+    shown = [{**r, **{k: fmt_seconds(r[k]) for k in timed}} for r in rows]
+    print(f"\n## One iteration (local search T=3 + maxexp selection), medians; load average {os.getloadavg()}\n")
+    print(markdown_table(shown, ["N", "state", "B", "clusters", "passes per restart", *timed, "result"]))
 
     runs = [bench_full_run(seed) for seed in range(args.runs)]
     med_s = statistics.median(r["seconds"] for r in runs)
@@ -110,7 +151,8 @@ def main(argv=None) -> None:
     print(f"\nmedian: {fmt_seconds(med_s)} (target 15 s: {verdict(med_s, 15.0)}), {med_q:,.0f} queries "
           f"(authors: ~39,000 queries, ~315 iterations, ~10 minutes)")
     write_results("bench_active", {"iteration": rows, "full_run": runs},
-                  extra={"full_run_median_seconds": med_s, "full_run_median_queries": med_q})
+                  extra={"full_run_median_seconds": med_s, "full_run_median_queries": med_q,
+                         "load_average": os.getloadavg()})
 
 
 if __name__ == "__main__":

@@ -11,11 +11,15 @@ metrics, in seconds.  ``--sklearn-metrics`` times the metrics path of
 before this change (scikit-learn ARI in the callback, ARI + AMI again in
 the trace) for comparison.
 
+Every case also records its process CPU time (``cpu``: fit, callback and
+trace), which a shared, loaded machine inflates far less than wall time.
+
 Then an estimate of the wall time of ``acc_random_init`` at ``scale=paper``:
 every case of the grid (9 datasets x 2 gammas x 15 trials x 6 algorithms)
 priced by the measured case of the same algorithm on the measured dataset
 of the nearest size, scaled by (N / N_measured)^2 (one iteration is O(N^2)
-and every dataset runs 500 iterations of B = |E|/1000), divided by 2 cores.
+and every dataset runs 500 iterations of B = |E|/1000), divided by 2 cores;
+once from the wall times (``total``) and once from the CPU times (``cpu``).
 Writes ``results/bench/profile_active.json``.
 """
 
@@ -73,12 +77,14 @@ def run_case(dataset, algorithm, gamma, max_queries, seed, sklearn_metrics):
         cb_time[0] += time.perf_counter() - t
         return out
 
+    c0 = time.process_time()
     t0 = time.perf_counter()
     est.fit_problem(problem, callback=timed)
     fit = time.perf_counter() - t0 - cb_time[0]
     t0 = time.perf_counter()
     history_trace(est.history_, ds.y, ("ari", "ami"), ari=cb.ari)
     t_trace = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     t_cb = cb_time[0]
     tm = getattr(est, "timings_", {}) or {}
     cluster = tm.get("cluster", 0.0)
@@ -86,7 +92,7 @@ def run_case(dataset, algorithm, gamma, max_queries, seed, sklearn_metrics):
     row = {"dataset": dataset, "N": int(ds.y.shape[0]), "algorithm": algorithm, "seed": seed,
            "iterations": len(getattr(est, "history_", []) or []), "local search": cluster, "selection": select,
            "oracle+bookkeeping": fit - cluster - select, "callback ARI": t_cb, "trace ARI+AMI": t_trace,
-           "total": fit + t_cb + t_trace}
+           "total": fit + t_cb + t_trace, "cpu": cpu}
     if sklearn_metrics:
         # the same clusterings scored the way of before (scikit-learn, ARI twice)
         s_cb, s_trace = sklearn_metrics_path(est, ds.y, rule)
@@ -107,14 +113,14 @@ def main(argv=None):
     warm_up(set(args.algorithms))
     rows = [run_case(d, a, args.gamma, args.max_queries, 1000 + t, args.sklearn_metrics)
             for d in args.datasets for a in args.algorithms for t in range(args.trials)]
-    cols = ["local search", "selection", "oracle+bookkeeping", "callback ARI", "trace ARI+AMI", "total"]
+    cols = ["local search", "selection", "oracle+bookkeeping", "callback ARI", "trace ARI+AMI", "total", "cpu"]
     if args.sklearn_metrics:
         cols += ["sklearn callback ARI", "sklearn trace ARI+AMI", "total before"]
     shown = [{**r, **{c: f"{r[c]:.2f}" for c in cols}} for r in rows]
     print(markdown_table(shown, ["dataset", "N", "algorithm", "seed", "iterations", *cols]))
 
     # paper-scale estimate: median measured total per (algorithm, measured dataset)
-    for key in ["total"] + (["total before"] if args.sklearn_metrics else []):
+    for key in ["total", "cpu"] + (["total before"] if args.sklearn_metrics else []):
         estimate(rows, key, args)
 
 
@@ -134,9 +140,16 @@ def estimate(rows, key, args):
     wall = est_core_s / 2
     print(f"\n[{key}] estimated acc_random_init scale=paper: {est_core_s / 3600:.2f} core-hours, {wall / 60:.0f} min wall "
           f"on 2 cores (gamma {args.gamma} costs used for both gammas; not measured: {missing or 'none'})")
-    if key == "total":
+    estimates = getattr(args, "_estimates", {})
+    estimates[key] = {"core_seconds": est_core_s, "wall_minutes_2_cores": wall / 60}
+    args._estimates = estimates
+    if key == "cpu":
+        import os
+
         write_results("profile_active" + (f"_{args.tag}" if args.tag else ""), {"cases": rows},
-                      extra={"estimate_core_seconds": est_core_s, "estimate_wall_minutes_2_cores": wall / 60,
+                      extra={"estimate_core_seconds": estimates["total"]["core_seconds"],
+                             "estimate_wall_minutes_2_cores": estimates["total"]["wall_minutes_2_cores"],
+                             "estimate_from_cpu_time": estimates["cpu"], "load_average": os.getloadavg(),
                              "not_measured": missing})
 
 

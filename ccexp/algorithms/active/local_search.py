@@ -45,9 +45,15 @@ def max_correlation_objective(S, labels) -> float:
     return float(K.max_correlation_plain(S, labels))  # the reference loop (the fast one is checked against it)
 
 
-def _local_search(S, k, n_restarts, eta, max_passes, rng):
-    """Algorithm 2 on a validated matrix; returns (labels, objective, passes per restart)."""
+def _local_search(S, k, n_restarts, eta, max_passes, rng, ST=None):
+    """Algorithm 2 on a validated matrix; returns (labels, objective, passes per restart).
+
+    ``ST`` is the C-contiguous transpose of ``S``; None when ``S`` is exactly
+    symmetric (the active loop's matrix is: both triangles are set together).
+    """
     n = S.shape[0]
+    ST = S if ST is None else ST
+    M = np.empty_like(S)  # the kernel's per-cluster sums, shared by the restarts
     k = min(k, n)  # line 2
     best_labels = np.zeros(n, dtype=np.int64)  # line 4: {z}
     best = -np.inf
@@ -55,7 +61,7 @@ def _local_search(S, k, n_restarts, eta, max_passes, rng):
     for _ in range(n_restarts):  # line 5
         seeds = rng.integers(0, 2**31 - 1, size=2)
         labels = K.random_labels(n, k, int(seeds[0]))  # lines 6-7
-        delta, n_passes = K.local_search_run(S, labels, int(seeds[1]), eta, max_passes)
+        delta, n_passes = K.local_search_sums(S, ST, labels, int(seeds[1]), eta, max_passes, M)
         passes.append(int(n_passes))
         if delta > best:  # lines 30-33
             best, best_labels = delta, labels
@@ -92,8 +98,9 @@ def max_correlation_clustering(S, k=None, n_restarts: int = 3, eta: float = ETA,
 
     Notes
     -----
-    One pass is O(N^2) whatever the number of clusters (per-cluster sums of
-    the delta term of Eq. 7; see ``_kernels.local_search_run``).
+    The first pass of a restart sweeps every row, O(N^2); later passes read
+    per-cluster sums of the delta term of Eq. 7, O(N k + moves N), and are
+    bitwise the plain row sweep (see ``_kernels.local_search_sums``).
 
     Examples
     --------
@@ -111,5 +118,6 @@ def max_correlation_clustering(S, k=None, n_restarts: int = 3, eta: float = ETA,
     max_passes = check_positive_int(max_passes, "max_passes")
     if not eta >= 0:
         raise ValueError(f"eta must be >= 0, got {eta!r}")
-    labels, obj, _ = _local_search(S, k, n_restarts, float(eta), max_passes, check_random_state(random_state))
+    ST = np.ascontiguousarray(S.T)  # S may be symmetric only within 1e-12
+    labels, obj, _ = _local_search(S, k, n_restarts, float(eta), max_passes, check_random_state(random_state), ST)
     return labels, obj

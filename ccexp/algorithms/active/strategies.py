@@ -101,6 +101,7 @@ class BatchSelector:
         self.touched_v = np.empty(n_edges, dtype=np.int64)
         self.mark = np.zeros((n, n), dtype=np.uint8)
         self._vals = None
+        self._scores = None
         #: |E_violates| of the last maxmin / maxexp step (Figure 6c), else -1
         self.n_violations = -1
         self.explored = False
@@ -158,11 +159,12 @@ class BatchSelector:
             S, self.viol_u, self.viol_v, size, code, self.beta, self._seed(rng),
             self.info, self.touched_u, self.touched_v,
         )
-        tu, tv = self.touched_u[:t].copy(), self.touched_v[:t].copy()
-        scores = self.info[tu, tv]
-        self.info[tu, tv] = 0.0
-        ok = counts[tu, tv] < self.cap
-        tu, tv, scores = tu[ok], tv[ok], scores[ok]
+        if self._scores is None:
+            self._scores = np.empty(self.viol_u.shape[0], dtype=np.float64)
+        # the scores in touched order, capped edges left out; info back to zero
+        k = K.take_scores(self.info, counts, self.cap, self.touched_u, self.touched_v, t,
+                          self.viol_u, self.viol_v, self._scores)
+        tu, tv, scores = self.viol_u[:k], self.viol_v[:k], self._scores[:k]
         pick = top_b_with_ties(scores, n_want, rng)
         bu = np.empty(n_want, dtype=np.int64)
         bv = np.empty(n_want, dtype=np.int64)
