@@ -492,7 +492,22 @@ def resolve_run(cfg: DictConfig, overrides: list[str] | tuple[str, ...] = ()) ->
             if sig not in checked:
                 checked.add(sig)
                 check_params(group, conf["name"], conf)
+    check_pairing(experiment["name"], cases)
     return spec
+
+
+def check_pairing(experiment: str, cases) -> None:
+    """Refuse a case whose algorithm cannot read its oracle's kind of supervision (:mod:`ccexp.capabilities`)."""
+    from ..capabilities import pairing_error
+
+    for algorithm, oracle in dict.fromkeys((c.algorithm, c.instance.oracle["name"]) for c in cases):
+        try:
+            why = pairing_error(algorithm, oracle)
+        except ValueError as err:  # a missing or malformed declaration
+            raise ConfigError(str(err).splitlines()[0]) from None
+        if why is not None:
+            raise ConfigError(f"{experiment}: {why}; run it with an oracle of a kind it reads, "
+                              f"or leave it out with experiment.algorithms=[...]")
 
 
 def experiment_cases(name: str, scale: str | None = None, overrides: list[str] | tuple[str, ...] = ()) -> tuple[dict, list[Case]]:

@@ -140,6 +140,9 @@ class ActiveCorrelationClustering(ProblemEstimator):
     True
     """
 
+    reads = ("active_pairs",)  # ccexp.capabilities; init="kmeans" reads the features too
+    needs_features = False
+
     supervision = "oracle"
 
     def __init__(

@@ -107,6 +107,9 @@ class Limbo(ProblemEstimator):
     array([0, 0, 0, 1, 1, 1])
     """
 
+    reads = ("clusterings",)  # capability declaration (ccexp.capabilities)
+    needs_features = False
+
     supervision = "clusterings"
 
     def __init__(self, n_clusters=2, phi=0.0, max_summaries=20000, random_state=None):

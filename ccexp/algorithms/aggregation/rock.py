@@ -165,6 +165,9 @@ class Rock(ProblemEstimator):
     array([0, 0, 0, 1, 1, 1])
     """
 
+    reads = ("clusterings",)  # capability declaration (ccexp.capabilities)
+    needs_features = False
+
     supervision = "clusterings"
 
     def __init__(self, n_clusters=2, theta=0.73, min_neighbours=0, label_outliers=True, max_items=12000,

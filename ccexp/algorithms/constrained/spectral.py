@@ -154,6 +154,9 @@ def pairs_of(problem, field: str) -> np.ndarray:
 class PairwiseEstimator(ProblemEstimator):
     """Shared plumbing: ``fit(X, must_link, cannot_link)`` and ``fit_problem``."""
 
+    reads = ("pairwise",)  # capability declaration (ccexp.capabilities)
+    needs_features = True
+
     supervision = "must_link"
 
     def fit(self, X, must_link=None, cannot_link=None):
@@ -195,6 +198,9 @@ class SpectralClustering(PairwiseEstimator):
     ----------
     labels_, timings_, status_
     """
+
+    reads = ("none",)  # ccexp.capabilities; unconstrained: the constraints are not read
+    needs_features = True
 
     def __init__(self, n_clusters=None, n_neighbors=10, scale="symmetric", n_init=10, random_state=None):
         self.n_clusters = n_clusters

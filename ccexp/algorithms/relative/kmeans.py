@@ -40,6 +40,9 @@ class KMeansBaseline(ProblemEstimator):
     problem has any), timings_, status_.
     """
 
+    reads = ("none",)  # ccexp.capabilities; use_metric=True reads relative constraints too
+    needs_features = True
+
     supervision = "relative"
     use_metric = False
 
@@ -91,5 +94,8 @@ class KMeansSVM(KMeansBaseline):
     Parameters as :class:`KMeansBaseline`, plus ``svm_C`` (C = 1 in the paper).
     Without constraints the metric is Euclidean, so this equals ``kmeans``.
     """
+
+    reads = ("relative",)  # capability declaration (ccexp.capabilities)
+    needs_features = True
 
     use_metric = True

@@ -226,6 +226,9 @@ class ReCon(_HierarchyEstimator):
     array([0, 0, 1, 1])
     """
 
+    reads = ("relative",)  # capability declaration (ccexp.capabilities)
+    needs_features = True
+
     def __init__(
         self,
         n_clusters=None,
@@ -281,6 +284,9 @@ class Hierarchical(_HierarchyEstimator):
     random_state : None
         Deterministic.
     """
+
+    reads = ("none",)  # capability declaration (ccexp.capabilities)
+    needs_features = True
 
     metric = "euclidean"
     check_compatibility = True
