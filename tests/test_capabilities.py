@@ -1,0 +1,156 @@
+"""Every registered algorithm on a tiny problem of each kind it declares (in the manner of benchopt's generic tests).
+
+Per (algorithm, kind): ``fit_problem`` returns the estimator, ``labels_`` is
+one integer label per item, and two fits under the same seed give the same
+labels.  Plus: the declarations themselves (every algorithm and oracle
+declares, in the vocabulary of :data:`ccexp.capabilities.KINDS`), every
+oracle's problems carry the kind it declares, and the runner refuses an
+experiment pairing an algorithm with an oracle of a kind it cannot read.
+Plugins installed in the environment are registered algorithms too, so
+they are held to the same checks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ccexp
+from ccexp.capabilities import KINDS, algorithm_reads, check_declaration, oracle_produces, pairing_error, problem_kind
+from ccexp.problem import Problem
+from ccexp.registry import ALGORITHMS, ORACLES
+from ccexp.runner.config import ConfigError, compose_config, resolve_run
+
+N, K = 24, 3
+
+
+def _dataset() -> ccexp.Dataset:
+    """24 items in three well-separated 2-d blobs, with categorical codes and recorded triplets: every oracle runs on it."""
+    rng = np.random.default_rng(0)
+    y = np.repeat(np.arange(K), N // K)
+    X = rng.normal(scale=0.3, size=(N, 2)) + 4.0 * np.stack([np.cos(y * 2.1), np.sin(y * 2.1)], axis=1)
+    categorical = np.stack([y, (y + (rng.random(N) < 0.2)) % K], axis=1)
+    # recorded triplets: a and b from one blob, the outlier c from another
+    a = rng.integers(0, N, 60)
+    b = (a // (N // K)) * (N // K) + (a + 1 + rng.integers(0, N // K - 1, 60)) % (N // K)
+    c = (a + N // K * rng.integers(1, K, 60)) % N
+    return ccexp.Dataset(name="tiny", y=y, X=X, categorical=categorical, triplets=np.stack([a, b, c], axis=1))
+
+
+#: a tiny problem of each kind: oracle and parameters
+_ORACLE_OF_KIND = {
+    "triplets": ("triplets", dict(fraction=0.3, noise=0.1)),
+    "relative": ("relative_random", dict(n_constraints=20)),
+    "pairwise": ("pairwise", dict(n_constraints=20)),
+    "active_pairs": ("pairwise_similarity", dict(gamma=0.1)),
+    "clusterings": ("clusterings_kmeans", dict(k_min=2, k_max=4)),
+}
+
+#: every registered oracle's parameters on the tiny dataset (defaults where they fit)
+_ORACLE_PARAMS = {
+    "pairwise": dict(n_constraints=20),
+    "relative_random": dict(n_constraints=20),
+    "relative_informative": dict(fraction=0.5),
+    "triplets": dict(fraction=0.3),
+    "clusterings_kmeans": dict(k_min=2, k_max=4),
+    "clusterings_linkage": dict(k=3),
+}
+
+
+def _problem(kind: str) -> Problem:
+    ds = _dataset()
+    if kind == "none":  # features only, with the k every baseline of the papers is given
+        return Problem(n_items=N, X=ds.X, meta={"n_clusters": K})
+    oracle, params = _ORACLE_OF_KIND[kind]
+    return ccexp.make_problem(oracle, ds, random_state=0, **params)
+
+
+def _cases():
+    for name in ALGORITHMS.names():
+        cls = ALGORITHMS.get(name)
+        for kind in getattr(cls, "reads", None) or ("(undeclared)",):
+            yield pytest.param(name, kind, id=f"{name}-{kind}")
+
+
+def test_problems_of_the_test_carry_their_kind():
+    for kind in KINDS:
+        assert problem_kind(_problem(kind)) == kind
+
+
+@pytest.mark.parametrize("name", ALGORITHMS.names())
+def test_every_algorithm_declares_what_it_reads(name):
+    check_declaration(ALGORITHMS.get(name), name)
+
+
+@pytest.mark.parametrize("name", ORACLES.names())
+def test_every_oracle_declares_the_kind_it_gives_and_gives_it(name):
+    check_declaration(ORACLES.get(name), name, "oracle")
+    problem = ccexp.make_problem(name, _dataset(), random_state=0, **_ORACLE_PARAMS.get(name, {}))
+    assert problem_kind(problem) == oracle_produces(name)
+
+
+@pytest.mark.parametrize("name, kind", list(_cases()))
+def test_every_algorithm_fits_every_kind_it_reads(name, kind):
+    problem = _problem(kind)
+    cls = ALGORITHMS.get(name)
+    if cls.needs_features:
+        assert problem.X is not None, f"the tiny {kind} problem has no features for {name}"
+    labels = []
+    for _ in range(2):
+        est = ccexp.make_algorithm(name, random_state=7)
+        assert est.fit_problem(problem) is est
+        lab = np.asarray(est.labels_)
+        assert lab.shape == (N,)
+        assert np.issubdtype(lab.dtype, np.integer)
+        labels.append(lab)
+    np.testing.assert_array_equal(labels[0], labels[1], err_msg=f"{name} on {kind}: same seed, different labels")
+
+
+def test_declarations_are_refused_when_malformed():
+    class NoReads:
+        needs_features = False
+
+    class Unknown:
+        reads = ("tripletz",)
+        needs_features = False
+
+    class NotATuple:
+        reads = "triplets"
+        needs_features = False
+
+    class NoFeatureFlag:
+        reads = ("triplets",)
+
+    for cls, match in ((NoReads, "declares no reads"), (Unknown, "unknown kind 'tripletz'"),
+                       (NotATuple, "non-empty tuple"), (NoFeatureFlag, "needs_features=None")):
+        with pytest.raises(ValueError, match=match):
+            check_declaration(cls, "mine")
+
+    def oracle(dataset, random_state=None):  # pragma: no cover - never called
+        raise AssertionError
+
+    with pytest.raises(ValueError, match="declares no produces"):
+        check_declaration(oracle, "mine", "oracle")
+    oracle.produces = "none"
+    with pytest.raises(ValueError, match="other than none"):
+        check_declaration(oracle, "mine", "oracle")
+
+
+def test_pairing_by_the_declarations():
+    assert pairing_error("ls_ad_vc", "triplets") is None
+    assert pairing_error("kmeans", "relative_random") is None  # a features-only baseline runs beside any kind
+    assert pairing_error("cc_pivot", "pairwise") is None
+    assert pairing_error("recon", "pairwise") == (
+        "algorithm 'recon' reads relative, needs features; oracle 'pairwise' gives pairwise")
+    assert "reads triplets, pairwise, clusterings or active_pairs" in pairing_error("cc_exact", "relative_random")
+    assert algorithm_reads("acc_maxexp") == ("active_pairs",)
+
+
+def test_the_runner_refuses_an_algorithm_that_cannot_read_the_oracle():
+    ov = ["experiment=exp1_triplets", "experiment.scale=ci", "experiment.algorithms=[ls_ad,cop_kmeans]"]
+    with pytest.raises(ConfigError) as err:
+        resolve_run(compose_config(ov), ov)
+    msg = str(err.value)
+    assert "\n" not in msg
+    assert msg.startswith("exp1_triplets: algorithm 'cop_kmeans' reads pairwise, needs features; "
+                          "oracle 'triplets' gives triplets")
