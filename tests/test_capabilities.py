@@ -154,3 +154,31 @@ def test_the_runner_refuses_an_algorithm_that_cannot_read_the_oracle():
     assert "\n" not in msg
     assert msg.startswith("exp1_triplets: algorithm 'cop_kmeans' reads pairwise, needs features; "
                           "oracle 'triplets' gives triplets")
+
+
+def test_the_listing_names_every_algorithm_what_it_reads_and_its_paper(capsys):
+    from ccexp.list import main
+
+    assert main(["algorithms", "--full"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["algorithm", "reads", "features", "paper"]
+    by_name = {line.split()[0]: line.split(maxsplit=3)[1:] for line in lines[1:]}
+    assert sorted(by_name) == ALGORITHMS.names()
+    for name, (reads, features, paper) in by_name.items():
+        assert reads == ",".join(algorithm_reads(name))
+        assert features == ("yes" if ALGORITHMS.get(name).needs_features else "no")
+    assert by_name["cop_rf"][2].startswith("COP-RF (Zhu, Loy, Gong 2013)")
+    assert "Ukkonen 2017" in by_name["ls_ad_vc"][2]
+
+
+@pytest.mark.parametrize("what, header", [("oracles", ["oracle", "gives", "paper"]), ("datasets", ["dataset", "about"])])
+def test_the_listing_of_oracles_and_datasets(capsys, what, header):
+    from ccexp.list import main
+    from ccexp.registry import DATASETS
+
+    main([what])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == header
+    assert [line.split()[0] for line in lines[1:]] == (ORACLES if what == "oracles" else DATASETS).names()
+    if what == "oracles":
+        assert {line.split()[0]: line.split()[1] for line in lines[1:]}["pairwise_similarity"] == "active_pairs"
