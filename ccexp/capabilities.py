@@ -13,13 +13,19 @@ and every registered oracle declares, as an attribute of its factory,
 ``produces``
     the one kind of supervision the :class:`~ccexp.problem.Problem` it
     builds carries (``@ORACLES.register("pairwise", produces="pairwise")``
-    sets it).
+    sets it); ``"none"`` for an oracle that hands over the features only.
+
+A kind says what an algorithm reads, not how the questions were chosen:
+pairs an active strategy picked and then handed over as must-link /
+cannot-link constraints are ``pairwise``, while ``similarity`` is an oracle
+the algorithm itself queries while it runs.
 
 The runner pairs an experiment's oracles and algorithms from these
 declarations (:func:`pairing_error`): an algorithm runs under an oracle
 whose kind it reads.  An algorithm that reads ``"none"`` ignores the
 supervision (an unsupervised baseline on the features), so it runs under
-every kind, as the floor the supervised readers are measured against.
+every kind, as the floor the supervised readers are measured against;
+only such an algorithm runs under an oracle that gives ``"none"``.
 """
 
 from __future__ import annotations
@@ -28,14 +34,14 @@ from __future__ import annotations
 KINDS: dict[str, str] = {
     "triplets": "relative distance comparisons (a, b, c), c the outlier (Ukkonen 2017)",
     "relative": "relative constraints ab|c: a closer to b than to c (Liu, Zhang and Wang 2011)",
-    "pairwise": "must-link / cannot-link pairs (Zhu, Loy and Gong 2013)",
-    "active_pairs": "a similarity oracle queried interactively, pair by pair (Aronsson and Chehreghani 2024)",
+    "pairwise": "must-link / cannot-link pairs, however chosen (Zhu, Loy and Gong 2013)",
+    "similarity": "a similarity oracle the algorithm queries itself, pair by pair (Aronsson and Chehreghani 2024)",
     "clusterings": "input clusterings to aggregate (Gionis, Mannila and Tsaparas 2007)",
     "none": "no supervision: the features only (an unsupervised baseline)",
 }
 
 #: :attr:`ccexp.problem.Problem.kind` (the field a problem carries) in the vocabulary of :data:`KINDS`.
-_PROBLEM_KIND = {"oracle": "active_pairs", "features": "none"}
+_PROBLEM_KIND = {"oracle": "similarity", "features": "none"}
 
 
 def check_declaration(obj, name: str, registry: str = "algorithm") -> None:
@@ -46,7 +52,7 @@ def check_declaration(obj, name: str, registry: str = "algorithm") -> None:
     ValueError
         For an algorithm whose ``reads`` is not a non-empty tuple of kinds of
         :data:`KINDS` or whose ``needs_features`` is not a bool; for an oracle
-        whose ``produces`` is not one kind of :data:`KINDS` other than ``"none"``.
+        whose ``produces`` is not one kind of :data:`KINDS`.
 
     Examples
     --------
@@ -56,7 +62,7 @@ def check_declaration(obj, name: str, registry: str = "algorithm") -> None:
     >>> check_declaration(Mine, "mine")
     Traceback (most recent call last):
     ...
-    ValueError: algorithm 'mine' declares reads=('triplet',): unknown kind 'triplet'; the kinds are triplets, relative, pairwise, active_pairs, clusterings, none
+    ValueError: algorithm 'mine' declares reads=('triplet',): unknown kind 'triplet'; the kinds are triplets, relative, pairwise, similarity, clusterings, none
     """
     known = ", ".join(KINDS)
     if registry == "oracle":
@@ -64,8 +70,8 @@ def check_declaration(obj, name: str, registry: str = "algorithm") -> None:
         if kind is None:
             raise ValueError(f"oracle {name!r} declares no produces (the kind of supervision it gives; one of {known}): "
                              f"register it with produces=KIND or set {getattr(obj, '__name__', name)}.produces")
-        if not isinstance(kind, str) or kind not in KINDS or kind == "none":
-            raise ValueError(f"oracle {name!r} declares produces={kind!r}; it must be one of {known} other than none")
+        if not isinstance(kind, str) or kind not in KINDS:
+            raise ValueError(f"oracle {name!r} declares produces={kind!r}; it must be one of {known}")
         return
     reads = getattr(obj, "reads", None)
     if reads is None:

@@ -42,7 +42,7 @@ _ORACLE_OF_KIND = {
     "triplets": ("triplets", dict(fraction=0.3, noise=0.1)),
     "relative": ("relative_random", dict(n_constraints=20)),
     "pairwise": ("pairwise", dict(n_constraints=20)),
-    "active_pairs": ("pairwise_similarity", dict(gamma=0.1)),
+    "similarity": ("pairwise_similarity", dict(gamma=0.1)),
     "clusterings": ("clusterings_kmeans", dict(k_min=2, k_max=4)),
 }
 
@@ -131,9 +131,11 @@ def test_declarations_are_refused_when_malformed():
 
     with pytest.raises(ValueError, match="declares no produces"):
         check_declaration(oracle, "mine", "oracle")
-    oracle.produces = "none"
-    with pytest.raises(ValueError, match="other than none"):
+    oracle.produces = ("pairwise",)
+    with pytest.raises(ValueError, match="must be one of triplets, relative"):
         check_declaration(oracle, "mine", "oracle")
+    oracle.produces = "none"  # features only: the unsupervised readers' oracle
+    check_declaration(oracle, "mine", "oracle")
 
 
 def test_pairing_by_the_declarations():
@@ -142,8 +144,8 @@ def test_pairing_by_the_declarations():
     assert pairing_error("cc_pivot", "pairwise") is None
     assert pairing_error("recon", "pairwise") == (
         "algorithm 'recon' reads relative, needs features; oracle 'pairwise' gives pairwise")
-    assert "reads triplets, pairwise, clusterings or active_pairs" in pairing_error("cc_exact", "relative_random")
-    assert algorithm_reads("acc_maxexp") == ("active_pairs",)
+    assert "reads triplets, pairwise, clusterings or similarity" in pairing_error("cc_exact", "relative_random")
+    assert algorithm_reads("acc_maxexp") == ("similarity",)
 
 
 def test_the_runner_refuses_an_algorithm_that_cannot_read_the_oracle():
@@ -181,4 +183,4 @@ def test_the_listing_of_oracles_and_datasets(capsys, what, header):
     assert lines[0].split() == header
     assert [line.split()[0] for line in lines[1:]] == (ORACLES if what == "oracles" else DATASETS).names()
     if what == "oracles":
-        assert {line.split()[0]: line.split()[1] for line in lines[1:]}["pairwise_similarity"] == "active_pairs"
+        assert {line.split()[0]: line.split()[1] for line in lines[1:]}["pairwise_similarity"] == "similarity"

@@ -95,7 +95,7 @@ def signed_weights(problem) -> np.ndarray:
 
 
 class _PairEstimator(ProblemEstimator):
-    reads = ("triplets", "pairwise", "clusterings", "active_pairs")  # every kind with a pair objective
+    reads = ("triplets", "pairwise", "clusterings", "similarity")  # every kind with a pair objective
     needs_features = False
 
     supervision = "any"

@@ -141,7 +141,7 @@ class PairwiseSimilarityOracle:
                 f"budget={self.budget}, preset={self.preset!r}, n_queries={self.n_queries})")
 
 
-@ORACLES.register("pairwise_similarity", produces="active_pairs")
+@ORACLES.register("pairwise_similarity", produces="similarity")
 def pairwise_similarity_oracle(dataset, gamma=0.2, lam=0.1, budget=None, random_state=None, preset="paper",
                                noise_range=None) -> Problem:
     """A :class:`~ccexp.problem.Problem` whose ``oracle`` answers noisy similarity queries.

@@ -336,7 +336,7 @@ class COBRAS(ProblemEstimator):
     (True, True)
     """
 
-    reads = ("active_pairs",)  # capability declaration (ccexp.capabilities)
+    reads = ("similarity",)  # capability declaration (ccexp.capabilities)
     needs_features = True
 
     supervision = "oracle"

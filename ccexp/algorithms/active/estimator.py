@@ -140,7 +140,7 @@ class ActiveCorrelationClustering(ProblemEstimator):
     True
     """
 
-    reads = ("active_pairs",)  # ccexp.capabilities; init="kmeans" reads the features too
+    reads = ("similarity",)  # ccexp.capabilities; init="kmeans" reads the features too
     needs_features = False
 
     supervision = "oracle"

@@ -103,7 +103,7 @@ class QECC(ProblemEstimator):
         The last cumulative budget.
     """
 
-    reads = ("active_pairs",)  # capability declaration (ccexp.capabilities)
+    reads = ("similarity",)  # capability declaration (ccexp.capabilities)
     needs_features = False
 
     supervision = "oracle"
