@@ -31,11 +31,11 @@ def _about(group: str, name: str, width: int | None) -> str:
 
 
 def _plugin(registry, name: str) -> str:
-    """``plugin: <package>`` for a name a plugin's entry point registered, else ``""``."""
+    """``[plugin <package> <version>] `` for a name a plugin's entry point registered, else ``""``."""
     origin = registry.origin(name)
     if not origin.startswith("the entry point"):
         return ""
-    return "  [plugin: " + origin.split(" of ", 1)[1].split(" (group", 1)[0] + "]"
+    return "[plugin " + origin.split(" of ", 1)[1].split(" (group", 1)[0] + "] "
 
 
 def rows(what: str) -> list[tuple[str, ...]]:
@@ -46,7 +46,7 @@ def rows(what: str) -> list[tuple[str, ...]]:
     group = what[:-1]
     out = []
     for name in registry.names():
-        about = _about(group, name, None) + _plugin(registry, name)
+        about = _plugin(registry, name) + _about(group, name, None)
         if what == "algorithms":
             out.append((name, ",".join(algorithm_reads(name)), "yes" if needs_features(name) else "no", about))
         elif what == "oracles":

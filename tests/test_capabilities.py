@@ -184,3 +184,44 @@ def test_the_listing_of_oracles_and_datasets(capsys, what, header):
     assert [line.split()[0] for line in lines[1:]] == (ORACLES if what == "oracles" else DATASETS).names()
     if what == "oracles":
         assert {line.split()[0]: line.split()[1] for line in lines[1:]}["pairwise_similarity"] == "similarity"
+
+
+# ------------------------------------------------- grids that pair kinds and readers (ccexp.runner.config.place_by_declaration)
+
+
+def _pairs(*overrides):
+    ov = [*overrides, "experiment.scale=ci"]
+    spec = resolve_run(compose_config(ov), ov)
+    return spec, {(c.algorithm, c.instance.oracle["name"]) for c in spec.cases()}
+
+
+@pytest.mark.slow  # resolves every experiment (about a minute on the loaded machine)
+def test_placement_leaves_every_experiment_preset_as_it_was():
+    from ccexp.runner.config import list_options
+    from ccexp.runner.grid import expand
+
+    for name in list_options("experiment"):
+        spec, _ = _pairs(f"experiment={name}")
+        before = expand(spec.experiment, spec.dataset, spec.oracle, algorithms=spec.algorithms)
+        assert [c.case_id for c in spec.cases()] == [c.case_id for c in before], name
+
+
+def test_one_algorithm_of_a_multi_grid_experiment_runs_where_the_experiment_runs_it():
+    spec, pairs = _pairs("experiment=recon_random", "experiment.algorithms=[recon]")
+    full, full_pairs = _pairs("experiment=recon_random")
+    assert pairs == {("recon", "relative_random")}
+    assert {c.case_id for c in spec.cases()} <= {c.case_id for c in full.cases()}  # the same cases, fewer algorithms
+    assert len(spec.cases()) == sum(c.algorithm == "recon" for c in full.cases())
+
+
+def test_an_algorithm_no_grid_lists_joins_the_grids_of_kinds_it_reads():
+    # cc_gaps pairs each oracle with its readers in four grids; cc_pivot reads all four kinds but similarity is
+    # swept in none of them here, ls_ad only reads triplets, kmeans reads none (and runs beside every kind)
+    _, pairs = _pairs("experiment=cc_gaps", "experiment.algorithms=[balls,ls_ad]")
+    assert pairs == {("balls", "clusterings_kmeans"), ("ls_ad", "triplets")}
+    _, pairs = _pairs("experiment=cc_gaps", "experiment.algorithms=[balls,kmeans]")
+    assert pairs == {("balls", "clusterings_kmeans")} | {("kmeans", o) for o in
+                                                         ("triplets", "clusterings_kmeans", "pairwise", "pairwise_similarity")}
+    with pytest.raises(ConfigError, match=r"recon_random: algorithm 'ls_ad' reads triplets, and no grid of the "
+                                          r"experiment gives that \(its grids give relative"):
+        _pairs("experiment=recon_random", "experiment.algorithms=[recon,ls_ad]")

@@ -302,7 +302,63 @@ class RunSpec:
         return self.label != self.scale
 
     def cases(self) -> list[Case]:
-        return expand(self.experiment, self.dataset, self.oracle, algorithms=self.algorithms)
+        experiment = place_by_declaration(self.experiment, self.oracle)
+        return expand(experiment, self.dataset, self.oracle, algorithms=self.algorithms)
+
+
+def _grid_oracles(grid: dict, oracle: dict) -> list[str]:
+    names = (grid.get("oracle") or {}).get("name")
+    return list(names) if names is not None else [oracle["name"]]
+
+
+def place_by_declaration(experiment: dict, oracle: dict) -> dict:
+    """The experiment with its grids' ``algorithms`` lists fitted to ``experiment.algorithms``, by the declarations.
+
+    Only for a sweep made of grids that each list their algorithms (the way
+    an experiment pairs several kinds of supervision with their readers):
+
+    - a grid keeps the listed algorithms that the experiment runs, and a
+      grid left with none is dropped, so ``experiment.algorithms=[a]`` runs
+      ``a`` where the experiment runs it;
+    - an algorithm of the experiment that no grid lists (a plugin's, say)
+      joins every grid whose oracles give a kind it reads
+      (:mod:`ccexp.capabilities`), except grids that sweep algorithm
+      parameters (chosen for their own algorithms); an algorithm reading
+      ``"none"`` joins the grids of oracles that give ``"none"`` when there
+      are any, else every grid.  One that fits no grid is refused.
+
+    Any other sweep is returned as it is.
+    """
+    from ..capabilities import algorithm_reads, can_read, oracle_produces
+    from ..registry import ALGORITHMS
+
+    sweep = experiment.get("sweep")
+    if not isinstance(sweep, list) or not sweep or not all(isinstance(g, dict) and g.get("algorithms") for g in sweep):
+        return experiment
+    names = list(experiment["algorithms"])
+    # an unregistered name is left for expand() to refuse
+    grids = [dict(g, algorithms=[a for a in g["algorithms"] if a in names or a not in ALGORITHMS]) for g in sweep]
+    placed = {a for g in grids for a in g["algorithms"]}
+    unplaced = [a for a in names if a not in placed]
+    if not unplaced:
+        return dict(experiment, sweep=[g for g in grids if g["algorithms"]])
+    try:
+        kinds = [[oracle_produces(o) for o in _grid_oracles(g, oracle)] for g in grids]
+    except ValueError as err:  # an oracle without its declaration
+        raise ConfigError(str(err).splitlines()[0]) from None
+    for a in unplaced:
+        reads = algorithm_reads(a)
+        fits = [i for i, g in enumerate(grids) if all(can_read(reads, k) for k in kinds[i])
+                and not any(k == "algorithm" or k.startswith("algorithm.") for k in flatten(g))]
+        if reads == ("none",) and any(all(k == "none" for k in kinds[i]) for i in fits):
+            fits = [i for i in fits if all(k == "none" for k in kinds[i])]
+        if not fits:
+            given = sorted({k for ks in kinds for k in ks})
+            raise ConfigError(f"{experiment['name']}: algorithm {a!r} reads {', '.join(reads)}, and no grid of the "
+                              f"experiment gives that (its grids give {', '.join(given)}, or sweep algorithm parameters)")
+        for i in fits:
+            grids[i] = dict(grids[i], algorithms=[*grids[i]["algorithms"], a])
+    return dict(experiment, sweep=[g for g in grids if g["algorithms"]])
 
 
 def _grids(experiment: dict) -> list[dict]:
