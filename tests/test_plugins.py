@@ -11,6 +11,7 @@ one exists in ``conf/experiment/``) at ``scale=ci`` through
 from __future__ import annotations
 
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -162,8 +163,10 @@ def _ccexp(python: Path, tmp: Path, *args: str) -> subprocess.CompletedProcess:
 @pytest.mark.slow
 def test_the_example_plugin_installs_and_runs_in_the_experiments(tmp_path):
     python = _fresh_venv(tmp_path / "venv")
+    # built from a copy: setuptools writes build/ and *.egg-info beside the sources
+    source = shutil.copytree(EXAMPLE, tmp_path / "source", ignore=shutil.ignore_patterns("build", "*.egg-info"))
     pip = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
-                          str(EXAMPLE)], capture_output=True, text=True, timeout=600)
+                          str(source)], capture_output=True, text=True, timeout=600)
     assert pip.returncode == 0, pip.stderr
     # not in this environment: the plugin reached the new one only
     assert "vote_linkage" not in ALGORITHMS
