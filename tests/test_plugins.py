@@ -200,3 +200,24 @@ def test_the_example_plugin_installs_and_runs_in_the_experiments(tmp_path):
         [records] = (tmp_path / "results" / conf.stem).glob("ci+custom-*/records.parquet")
         rec = pd.read_parquet(records)
         assert len(rec) and set(rec.algorithm) == {"vote_linkage"} and (rec.status == "ok").all()
+
+
+def test_the_documented_algorithm_runs_and_agrees_with_the_example(vote_linkage):
+    """docs/extending.md's 40-line VoteLinkage: executed as written, same partitions as the example package's."""
+    import re
+
+    from ccexp.capabilities import check_declaration
+    from sklearn.metrics import adjusted_rand_score
+    from test_capabilities import _problem
+
+    text = (ROOT / "docs" / "extending.md").read_text()
+    code = next(block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "class VoteLinkage" in block)
+    namespace: dict = {}
+    exec(compile(code, "docs/extending.md", "exec"), namespace)  # noqa: S102 - our own documentation
+    Documented = namespace["VoteLinkage"]
+    Example, _ = vote_linkage
+    check_declaration(Documented, "vote_linkage")
+    for kind in Documented.reads:
+        prob = _problem(kind)
+        ours, theirs = Documented().fit_problem(prob).labels_, Example().fit_problem(prob).labels_
+        assert adjusted_rand_score(ours, theirs) == 1.0
