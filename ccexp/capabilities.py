@@ -25,7 +25,13 @@ declarations (:func:`pairing_error`): an algorithm runs under an oracle
 whose kind it reads.  An algorithm that reads ``"none"`` ignores the
 supervision (an unsupervised baseline on the features), so it runs under
 every kind, as the floor the supervised readers are measured against;
-only such an algorithm runs under an oracle that gives ``"none"``.
+only such an algorithm runs under an oracle that gives ``"none"``.  In an
+experiment whose grids each list their algorithms, one that no grid lists
+(a plugin's) joins the grids of the kinds it reads
+(:func:`ccexp.runner.config.place_by_declaration`).  ``needs_features`` is
+printed by ``python -m ccexp.list algorithms`` and checked on the problem
+when the algorithm runs (the configs do not say which datasets have
+features).
 """
 
 from __future__ import annotations
