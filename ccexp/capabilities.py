@@ -29,9 +29,10 @@ only such an algorithm runs under an oracle that gives ``"none"``.  In an
 experiment whose grids each list their algorithms, one that no grid lists
 (a plugin's) joins the grids of the kinds it reads
 (:func:`ccexp.runner.config.place_by_declaration`).  ``needs_features`` is
-printed by ``python -m ccexp.list algorithms`` and checked on the problem
-when the algorithm runs (the configs do not say which datasets have
-features).
+printed by ``python -m ccexp.list algorithms`` and checked by
+``tests/test_capabilities.py``; the runner does not check it against the
+dataset (the configs do not say which datasets have features): the
+estimator's own ``problem.require("X", ...)`` refuses a problem without.
 """
 
 from __future__ import annotations
