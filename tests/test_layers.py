@@ -37,7 +37,9 @@ import ccexp
 #: the group "api" is the package's own ``__init__`` only.
 LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     # validation helpers, the name -> factory registries, the version
-    (0, "base", ("ccexp._validation", "ccexp._plugins", "ccexp._version", "ccexp.registry")),
+    (0, "base", ("ccexp._validation", "ccexp._plugins", "ccexp._version", "ccexp.kinds", "ccexp.registry")),
+    # what each registered algorithm reads and each oracle gives, looked up by name
+    (1, "capabilities", ("ccexp.capabilities",)),
     # the correlation-clustering core (kernels, graphs, exact solver, contingency tables)
     (1, "cc", ("ccexp.cc",)),
     # what an algorithm may see: the Problem and the active-learning query oracle it carries
@@ -54,7 +56,7 @@ LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (5, "api", ("ccexp",)),
     (6, "runner", ("ccexp.runner",)),
     (7, "report", ("ccexp.report",)),
-    (8, "cli", ("ccexp.__main__",)),
+    (8, "cli", ("ccexp.__main__", "ccexp.list")),
 )
 
 #: top-level distributions that may be imported inside a function, and why

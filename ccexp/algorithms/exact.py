@@ -93,6 +93,9 @@ def signed_weights(problem) -> np.ndarray:
 
 
 class _PairEstimator(ProblemEstimator):
+    reads = ("triplets", "pairwise", "clusterings", "similarity")  # every kind with a pair objective
+    needs_features = False
+
     supervision = "any"
 
     def _finish(self, problem, labels, extra=None):

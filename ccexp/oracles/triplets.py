@@ -116,7 +116,7 @@ def generate_triplets(
     return triplets, info
 
 
-@ORACLES.register("triplets")
+@ORACLES.register("triplets", produces="triplets")
 def triplets_oracle(
     dataset, fraction=1.0, noise=0.0, ambiguous="rotate", order="shuffled", random_state=None
 ) -> Problem:
@@ -127,7 +127,7 @@ def triplets_oracle(
     return Problem(n_items=dataset.n_items, triplets=triplets, meta=info)
 
 
-@ORACLES.register("recorded")
+@ORACLES.register("recorded", produces="triplets")
 def recorded_oracle(dataset, random_state=None) -> Problem:
     """Pass a dataset's recorded triplets (e.g. crowdsourced ones) through."""
     if dataset.triplets is None:

@@ -9,8 +9,10 @@ the other.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from importlib import resources
+from pathlib import Path
 
 from hydra import compose, initialize_config_module
 from hydra.core.global_hydra import GlobalHydra
@@ -40,10 +42,57 @@ def compose_config(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
         return compose("config", overrides=overrides)
 
 
+@contextlib.contextmanager
+def _config_loader():
+    """Hydra's config loader: the app's when Hydra runs, else one over ``ccexp.conf`` for the block."""
+    if GlobalHydra.instance().is_initialized():
+        yield GlobalHydra.instance().config_loader()
+        return
+    with initialize_config_module("ccexp.conf", version_base="1.3"):
+        yield GlobalHydra.instance().config_loader()
+
+
+@functools.lru_cache(maxsize=None)
+def _group_options(group: str) -> tuple[str, ...]:
+    with _config_loader() as loader:
+        return tuple(sorted(loader.get_group_options(group)))
+
+
 def list_options(group: str) -> list[str]:
-    """The config names of a group (``conf/<group>/*.yaml``)."""
-    folder = resources.files("ccexp.conf").joinpath(group)
-    return sorted(p.name[: -len(".yaml")] for p in folder.iterdir() if p.name.endswith(".yaml"))
+    """The config names of a group: ``conf/<group>/*.yaml``, and those a plugin adds to Hydra's search path.
+
+    A plugin package ships ``conf/algorithm/<name>.yaml`` in its own package
+    and adds that package to the search path with a Hydra ``SearchPathPlugin``
+    (``docs/extending.md``), so its configs compose like ccexp's own.
+    """
+    return list(_group_options(group))
+
+
+def config_text(group: str, name: str) -> str:
+    """The text of the yaml file of ``<group>=<name>``, from the first source of Hydra's search path that has it."""
+    with _config_loader() as loader:
+        for source in loader.get_sources():
+            if source.scheme() in ("pkg", "file") and source.is_config(f"{group}/{name}"):
+                if source.scheme() == "pkg":
+                    return resources.files(source.path).joinpath(group, f"{name}.yaml").read_text()
+                return Path(source.path, group, f"{name}.yaml").read_text()
+    raise ConfigError(f"unknown {group} {name!r}; valid {group}s are: {', '.join(list_options(group))}")
+
+
+def config_header(group: str, name: str, width: int | None = None) -> str:
+    """The header comment of ``conf/<group>/<name>.yaml`` as one line (cut at ``width`` on a word)."""
+    words = []
+    for line in config_text(group, name).splitlines():
+        if not line.startswith("#"):
+            break
+        if "@package" not in line:
+            words += line.lstrip("# ").split()
+    line = " ".join(words)
+    if width is None or len(line) <= width:
+        return line
+    cut = line[: width - 1]
+    return cut[: cut.rfind(" ")] + " …"
+
 
 
 @functools.lru_cache(maxsize=None)

@@ -26,12 +26,15 @@ import inspect
 import math
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
+from ..capabilities import algorithm_reads, can_read, oracle_produces, pairing_error
 from ..registry import ALGORITHMS, DATASETS, ORACLES
-from .compose import ConfigError, compose_config, group_config, list_options, normalize_overrides
+from .compose import (ConfigError, compose_config, config_header, config_text, group_config, list_options,
+                      normalize_overrides)
 from .grid import Case, expand, flatten
 from .layout import scale_label
 from .seeding import stable_hash
@@ -208,7 +211,60 @@ class RunSpec:
         return self.label != self.scale
 
     def cases(self) -> list[Case]:
-        return expand(self.experiment, self.dataset, self.oracle, algorithms=self.algorithms)
+        experiment = place_by_declaration(self.experiment, self.oracle)
+        return expand(experiment, self.dataset, self.oracle, algorithms=self.algorithms)
+
+
+def _grid_oracles(grid: dict, oracle: dict) -> list[str]:
+    names = (grid.get("oracle") or {}).get("name")
+    return list(names) if names is not None else [oracle["name"]]
+
+
+def place_by_declaration(experiment: dict, oracle: dict) -> dict:
+    """The experiment with its grids' ``algorithms`` lists fitted to ``experiment.algorithms``, by the declarations.
+
+    Only for a sweep made of grids that each list their algorithms (the way
+    an experiment pairs several kinds of supervision with their readers):
+
+    - a grid keeps the listed algorithms that the experiment runs, and a
+      grid left with none is dropped, so ``experiment.algorithms=[a]`` runs
+      ``a`` where the experiment runs it;
+    - an algorithm of the experiment that no grid lists (a plugin's, say)
+      joins every grid whose oracles give a kind it reads
+      (:mod:`ccexp.capabilities`), except grids that sweep algorithm
+      parameters (chosen for their own algorithms); an algorithm reading
+      ``"none"`` joins the grids of oracles that give ``"none"`` when there
+      are any, else every grid.  One that fits no grid is refused.
+
+    Any other sweep is returned as it is.
+    """
+    sweep = experiment.get("sweep")
+    if not isinstance(sweep, list) or not sweep or not all(isinstance(g, dict) and g.get("algorithms") for g in sweep):
+        return experiment
+    names = list(experiment["algorithms"])
+    # an unregistered name is left for expand() to refuse
+    grids = [dict(g, algorithms=[a for a in g["algorithms"] if a in names or a not in ALGORITHMS]) for g in sweep]
+    placed = {a for g in grids for a in g["algorithms"]}
+    unplaced = [a for a in names if a not in placed]
+    if not unplaced:
+        return dict(experiment, sweep=[g for g in grids if g["algorithms"]])
+    try:
+        kinds = [[oracle_produces(o) for o in _grid_oracles(g, oracle)] for g in grids]
+    except ValueError as err:  # an oracle without its declaration
+        raise ConfigError(str(err).splitlines()[0]) from None
+    for a in unplaced:
+        reads = algorithm_reads(a)
+        fits = [i for i, g in enumerate(grids) if all(can_read(reads, k) for k in kinds[i])
+                and not any(k == "algorithm" or k.startswith("algorithm.") for k in flatten(g))]
+        if reads == ("none",) and any(all(k == "none" for k in kinds[i]) for i in fits):
+            fits = [i for i in fits if all(k == "none" for k in kinds[i])]
+        if not fits:
+            given = sorted({k for ks in kinds for k in ks})
+            raise ConfigError(f"{experiment['name']}: algorithm {a!r} reads {', '.join(reads)}, and no grid of the "
+                              f"experiment gives that (its grids give {', '.join(given)}, or sweep algorithm parameters)")
+        for i in fits:
+            grids[i] = dict(grids[i], algorithms=[*grids[i]["algorithms"], a])
+    return dict(experiment, sweep=[g for g in grids if g["algorithms"]])
 
 
 def _grids(experiment: dict) -> list[dict]:
@@ -442,7 +498,20 @@ def resolve_run(cfg: DictConfig, overrides: list[str] | tuple[str, ...] = ()) ->
             if sig not in checked:
                 checked.add(sig)
                 check_params(group, conf["name"], conf)
+    check_pairing(experiment["name"], cases)
     return spec
+
+
+def check_pairing(experiment: str, cases) -> None:
+    """Refuse a case whose algorithm cannot read its oracle's kind of supervision (:mod:`ccexp.capabilities`)."""
+    for algorithm, oracle in dict.fromkeys((c.algorithm, c.instance.oracle["name"]) for c in cases):
+        try:
+            why = pairing_error(algorithm, oracle)
+        except ValueError as err:  # a missing or malformed declaration
+            raise ConfigError(str(err).splitlines()[0]) from None
+        if why is not None:
+            raise ConfigError(f"{experiment}: {why}; run it with an oracle of a kind it reads, "
+                              f"or leave it out with experiment.algorithms=[...]")
 
 
 def experiment_cases(name: str, scale: str | None = None, overrides: list[str] | tuple[str, ...] = ()) -> tuple[dict, list[Case]]:

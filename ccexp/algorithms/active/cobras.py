@@ -337,6 +337,9 @@ class COBRAS(ProblemEstimator):
     (True, True)
     """
 
+    reads = ("similarity",)  # capability declaration (ccexp.capabilities)
+    needs_features = True
+
     supervision = "oracle"
 
     def __init__(self, max_queries=1.0, batch_size="auto", n_init=10, random_state=None):

@@ -144,6 +144,9 @@ class ActiveCorrelationClustering(ProblemEstimator):
     True
     """
 
+    reads = ("similarity",)  # ccexp.capabilities; init="kmeans" reads the features too
+    needs_features = False
+
     supervision = "oracle"
 
     # scikit-learn's validation (every fit); inf is allowed where the docs say so.

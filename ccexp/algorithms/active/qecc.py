@@ -104,6 +104,9 @@ class QECC(ProblemEstimator):
         The last cumulative budget.
     """
 
+    reads = ("similarity",)  # capability declaration (ccexp.capabilities)
+    needs_features = False
+
     supervision = "oracle"
 
     def __init__(self, max_queries=1.0, batch_size="auto", random_state=None):

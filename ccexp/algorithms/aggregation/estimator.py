@@ -37,6 +37,9 @@ class AggregationEstimator(ProblemEstimator):
     ``random_state`` among their parameters.
     """
 
+    reads = ("clusterings",)  # capability declaration (ccexp.capabilities)
+    needs_features = False
+
     supervision = "clusterings"
 
     def _p(self, problem=None) -> float:

@@ -113,6 +113,9 @@ class Limbo(CategoricalEstimator):
     array([0, 0, 0, 1, 1, 1])
     """
 
+    reads = ("clusterings",)  # capability declaration (ccexp.capabilities)
+    needs_features = False
+
     _parameter_constraints = {
         "n_clusters": [Interval(Integral, 1, None, closed="left")],
         "phi": [Interval(Real, 0, None, closed="left")],

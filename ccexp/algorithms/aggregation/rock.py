@@ -160,6 +160,9 @@ class Rock(CategoricalEstimator):
     array([0, 0, 0, 1, 1, 1])
     """
 
+    reads = ("clusterings",)  # capability declaration (ccexp.capabilities)
+    needs_features = False
+
     _parameter_constraints = {
         "n_clusters": [Interval(Integral, 1, None, closed="left")],
         "theta": [Interval(Real, 0, 1, closed="left")],

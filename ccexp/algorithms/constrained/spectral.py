@@ -169,6 +169,9 @@ class PairwiseEstimator(FeatureEstimator):
     keywords, int arrays of shape (p, 2) of row indices of ``X``.
     """
 
+    reads = ("pairwise",)  # capability declaration (ccexp.capabilities)
+    needs_features = True
+
     supervision = "must_link"
 
     def fit(self, X, y=None, *, must_link=None, cannot_link=None):
@@ -211,6 +214,8 @@ class SpectralClustering(PairwiseEstimator):
     """
 
     _parameter_constraints = {**COMMON_CONSTRAINTS, "n_neighbors": [POSITIVE_INT]}
+    reads = ("none",)  # ccexp.capabilities; unconstrained: the constraints are not read
+    needs_features = True
 
     def __init__(self, n_clusters=None, n_neighbors=10, scale="symmetric", n_init=10, random_state=None):
         self.n_clusters = n_clusters

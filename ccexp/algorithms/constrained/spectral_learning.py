@@ -45,5 +45,8 @@ class SpectralLearning(SpectralClustering):
     only the affinity differs.
     """
 
+    reads = ("pairwise",)  # capability declaration (ccexp.capabilities)
+    needs_features = True
+
     def _affinity(self, Xs, ml, cl):
         return impose_constraints(super()._affinity(Xs, ml, cl), ml, cl)

@@ -42,6 +42,9 @@ class KMeansBaseline(FeatureEstimator):
     problem has any), timings_, status_.
     """
 
+    reads = ("none",)  # ccexp.capabilities; use_metric=True reads relative constraints too
+    needs_features = True
+
     supervision = "relative"
     use_metric = False
     _parameter_constraints = {
@@ -100,5 +103,8 @@ class KMeansSVM(KMeansBaseline):
     Parameters as :class:`KMeansBaseline`, plus ``svm_C`` (C = 1 in the paper).
     Without constraints the metric is Euclidean, so this equals ``kmeans``.
     """
+
+    reads = ("relative",)  # capability declaration (ccexp.capabilities)
+    needs_features = True
 
     use_metric = True

@@ -241,6 +241,8 @@ class ReCon(_HierarchyEstimator):
     """
 
     _parameter_constraints = CONSTRAINTS
+    reads = ("relative",)  # capability declaration (ccexp.capabilities)
+    needs_features = True
 
     def __init__(
         self,
@@ -293,6 +295,9 @@ class Hierarchical(_HierarchyEstimator):
     random_state : None
         Deterministic.
     """
+
+    reads = ("none",)  # capability declaration (ccexp.capabilities)
+    needs_features = True
 
     metric = "euclidean"
     check_compatibility = True

@@ -15,6 +15,9 @@ class TripletEstimator(ProblemEstimator):
     int64 array ``T`` of rows ``(a, b, c)`` (``c`` the outlier).
     """
 
+    reads = ("triplets",)  # capability declaration (ccexp.capabilities)
+    needs_features = False
+
     supervision = "triplets"
 
     def fit(self, triplets, y=None, n_items=None):

@@ -1,0 +1,87 @@
+"""``python -m ccexp.list algorithms|datasets|oracles``: what is registered, what it reads or gives, where it comes from.
+
+One row per registered name, plugins included (:mod:`ccexp.registry`):
+
+- ``algorithms``: the supervision kinds it reads and whether it needs the
+  items' features (its declaration, :mod:`ccexp.capabilities`), and its
+  paper (the header comment of its ``conf/algorithm/<name>.yaml``);
+- ``oracles``: the kind of supervision it gives, and its paper;
+- ``datasets``: the header comment of its config.
+
+A name that a plugin registered says which package it comes from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .capabilities import algorithm_reads, needs_features, oracle_produces
+from .registry import ALGORITHMS, DATASETS, ORACLES
+from .runner.config import ConfigError, config_header
+
+_REGISTRIES = {"algorithms": ALGORITHMS, "datasets": DATASETS, "oracles": ORACLES}
+
+
+def _about(group: str, name: str, width: int | None) -> str:
+    try:
+        return config_header(group, name, width)
+    except ConfigError:
+        return f"(no conf/{group}/{name}.yaml)"
+
+
+def _plugin(registry, name: str) -> str:
+    """``[plugin <package> <version>] `` for a name a plugin's entry point registered, else ``""``."""
+    origin = registry.origin(name)
+    if not origin.startswith("the entry point"):
+        return ""
+    return "[plugin " + origin.split(" of ", 1)[1].split(" (group", 1)[0] + "] "
+
+
+def rows(what: str) -> list[tuple[str, ...]]:
+    """The table of ``what`` (``"algorithms"``, ``"datasets"`` or ``"oracles"``), one tuple per registered name."""
+    registry = _REGISTRIES[what]
+    group = what[:-1]
+    out = []
+    for name in registry.names():
+        about = _plugin(registry, name) + _about(group, name, None)
+        if what == "algorithms":
+            out.append((name, ",".join(algorithm_reads(name)), "yes" if needs_features(name) else "no", about))
+        elif what == "oracles":
+            out.append((name, oracle_produces(name), about))
+        else:
+            out.append((name, about))
+    return out
+
+
+_HEADERS = {"algorithms": ("algorithm", "reads", "features", "paper"),
+            "oracles": ("oracle", "gives", "paper"),
+            "datasets": ("dataset", "about")}
+
+
+def format_table(what: str, width: int | None = 160) -> str:
+    """``rows(what)`` as aligned text columns; the last column cut at the line ``width`` (None: never)."""
+    table = [_HEADERS[what], *rows(what)]
+    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]) - 1)]
+    lines = []
+    for r in table:
+        head = "  ".join(c.ljust(w) for c, w in zip(r, widths))
+        last = r[-1]
+        room = None if width is None else max(width - len(head) - 2, 20)
+        if room is not None and len(last) > room:
+            last = last[: room - 1].rsplit(" ", 1)[0] + " …"
+        lines.append(f"{head}  {last}".rstrip())
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ccexp.list", description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=sorted(_REGISTRIES), help="which registry to list")
+    parser.add_argument("--full", action="store_true", help="do not cut the last column to the line width")
+    args = parser.parse_args(argv)
+    print(format_table(args.what, None if args.full else 160))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - the command
+    sys.exit(main())
