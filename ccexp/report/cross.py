@@ -44,10 +44,10 @@ KIND_ORDER = ("triplets", "relative", "pairwise", "active_pairs", "similarity", 
 KIND_STYLE = {"triplets": "-", "relative": "--", "pairwise": "-.", "active_pairs": ":", "similarity": "-", "none": "-"}
 
 
-def _n_items(row) -> float:
-    """Items of an active record, from its problem's number of edges n(n-1)/2."""
-    e = float(row)
-    return (1.0 + np.sqrt(1.0 + 8.0 * e)) / 2.0
+def n_items_from_edges(n_edges) -> np.ndarray:
+    """Items of an active record from its problem's number of edges: the root n of n(n-1)/2 = n_edges."""
+    e = np.asarray(n_edges, dtype=float)
+    return np.rint((1.0 + np.sqrt(1.0 + 8.0 * e)) / 2.0)
 
 
 def supervision_of(records: pd.DataFrame) -> pd.Series:
@@ -85,11 +85,10 @@ def active_rows(records: pd.DataFrame, traces: pd.DataFrame, budgets) -> pd.Data
     if not len(records) or traces is None or not len(traces):
         return pd.DataFrame(rows)
     by_case = {cid: g.sort_values("n_queries") for cid, g in traces.groupby("case_id")}
-    for rec in records.itertuples(index=False):
-        t = by_case.get(rec.case_id)
+    for case_id, n in zip(records["case_id"], n_items_from_edges(records["problem.n_edges"])):
+        t = by_case.get(case_id)
         if t is None:
             continue
-        n = _n_items(getattr(rec, "_n_edges"))
         q = t["n_queries"].to_numpy()
         a = t["ari"].to_numpy()
         for b in budgets:
@@ -97,7 +96,7 @@ def active_rows(records: pd.DataFrame, traces: pd.DataFrame, budgets) -> pd.Data
             i = int(np.searchsorted(q, m, side="right")) - 1
             if i < 0:
                 continue
-            rows.append({"case_id": rec.case_id, "budget": float(b), "ari": float(a[i]), "n_answers": int(q[i])})
+            rows.append({"case_id": case_id, "budget": float(b), "ari": float(a[i]), "n_answers": int(q[i])})
     return pd.DataFrame(rows)
 
 
@@ -119,8 +118,7 @@ def curve_rows(records: pd.DataFrame, traces: pd.DataFrame | None = None) -> pd.
     parts = [fixed[keep + ["ari"]].assign(budget=fixed["oracle.budget"].astype(float), eps=fixed["oracle.eps"].astype(float))]
     active = ok[(ok["supervision"] == "similarity")]
     if len(active):
-        act = active.rename(columns={"problem.n_edges": "_n_edges"})
-        rows = active_rows(act, traces, budgets)
+        rows = active_rows(active, traces, budgets)
         if len(rows):
             parts.append(rows.merge(active[keep + ["oracle.eps"]], on="case_id").rename(columns={"oracle.eps": "eps"}))
     floor = ok[ok["supervision"] == "none"]
