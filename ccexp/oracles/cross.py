@@ -294,3 +294,14 @@ def cross_features(dataset, random_state=None) -> Problem:
     if dataset.X is None:
         raise ValueError(f"the cross_features oracle hands algorithms the features; dataset {dataset.name!r} has none")
     return Problem(n_items=y.shape[0], X=dataset.X, meta=_meta("none", k, 0, 0.0))
+
+
+# Capability declarations (issue 15 item 2, helper plugins' ``produces``): the kind each problem
+# carries in the vocabulary of ``ccexp.capabilities.KINDS``; inert until that module is merged.
+# The pairs an active strategy chose are ``pairwise`` there (a kind says what a reader reads);
+# ``meta["supervision"]`` keeps this study's finer label, ``active_pairs``.
+cross_triplets.produces = "triplets"
+cross_pairwise.produces = "pairwise"
+cross_similarity.produces = "similarity"
+cross_active_pairs.produces = "pairwise"
+cross_features.produces = "none"

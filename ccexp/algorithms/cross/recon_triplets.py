@@ -74,6 +74,9 @@ class ReConOnTriplets(ReCon):
     """
 
     supervision = "triplets"
+    # capability declaration (issue 15 item 2; inert until ccexp.capabilities is merged)
+    reads = ("triplets",)
+    needs_features = True
 
     def fit_problem(self, problem):
         if self.on_inconsistent not in ("greedy", "raise"):
