@@ -97,3 +97,10 @@ def test_report_writes_its_files(tmp_path):
     assert "Friedman test over 3 datasets and 4 readers" in text
     auc = pd.read_csv(tmp_path / "tables" / "auc.csv")
     assert auc.iloc[0]["reader"] == "similarity: acc_maxmin"
+
+
+def test_reader_missing_on_a_dataset_is_left_out_of_the_ranking():
+    records, traces = _records()
+    records = records[~((records["dataset"] == "C") & (records["algorithm"] == "e2cp"))]
+    res = friedman_ranking(auc_per_trial(curve_rows(records, traces)))
+    assert res["left_out"] == ["pairwise: e2cp"] and res["matrix"].shape == (3, 3)

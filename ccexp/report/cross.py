@@ -218,11 +218,14 @@ def friedman_ranking(per_trial: pd.DataFrame, alpha: float = 0.05) -> dict:
     dict
         ``matrix`` (datasets x readers), ``ranks`` (average rank per reader,
         1 = best), ``statistic``, ``pvalue``, ``posthoc`` (readers x readers
-        p-values, or None), ``n_blocks``, ``note`` (why a test was skipped).
+        p-values, or None), ``n_blocks``, ``note`` (why a test was skipped),
+        ``left_out`` (readers missing on some dataset).
     """
-    matrix = per_trial.groupby(["dataset", "reader"])["auc"].mean().unstack("reader").dropna(axis=1)
+    full = per_trial.groupby(["dataset", "reader"])["auc"].mean().unstack("reader")
+    matrix = full.dropna(axis=1)
     out = {"matrix": matrix, "ranks": pd.Series(dtype=float), "statistic": float("nan"), "pvalue": float("nan"),
-           "posthoc": None, "n_blocks": int(matrix.shape[0]), "note": ""}
+           "posthoc": None, "n_blocks": int(matrix.shape[0]), "note": "",
+           "left_out": sorted(set(full.columns) - set(matrix.columns))}
     if matrix.shape[1] < 2 or matrix.shape[0] < 1:
         out["note"] = f"{matrix.shape[1]} reader(s) on every dataset: nothing to rank"
         return out
@@ -329,6 +332,8 @@ def report_cross(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instan
         ranks = result["ranks"].rename("average rank").reset_index().rename(columns={"index": "reader"})
         write_table(ranks, out_dir / "tables" / "ranks", digits=2)
         lines += ["## Ranking across datasets", ""]
+        if result["left_out"]:
+            lines += [f"Left out of the ranking (no curve on every dataset): {', '.join(result['left_out'])}.", ""]
         if result["note"]:
             lines += [result["note"] + ".", ""]
         else:
