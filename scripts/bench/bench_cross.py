@@ -44,6 +44,7 @@ def main(argv=None) -> None:
     parser.add_argument("--budgets", nargs="+", type=float, default=[1.0, 20.0])
     parser.add_argument("--eps", type=float, default=0.1)
     parser.add_argument("--out", default="bench_cross.csv")
+    parser.add_argument("--skip", nargs="*", default=[], help="readers not to run")
     args = parser.parse_args(argv)
     for a in {a for v in READERS.values() for a in v}:
         ALGORITHMS.get(a).warmup()
@@ -60,7 +61,7 @@ def main(argv=None) -> None:
                 t0, c0 = time.perf_counter(), time.process_time()
                 problem = make_problem(oracle, ds, random_state=1, **kw)
                 t_oracle, c_oracle = time.perf_counter() - t0, time.process_time() - c0
-                for a in readers:
+                for a in (a for a in readers if a not in args.skip):
                     params = dict(PARAMS.get(a, {}))
                     if a.startswith("acc_"):
                         params["max_queries"] = int(round(max(args.budgets) * n))
