@@ -35,7 +35,7 @@ READERS = {
     "cross_features": ["kmeans", "spectral"],
     "cross_similarity": ["acc_maxmin", "acc_maxexp", "acc_uniform"],
 }
-PARAMS = {"cop_rf": {"n_trees": 200, "n_filter": 100}}
+PARAMS = {"cop_rf": {"n_trees": 100, "n_filter": 50}}  # the paper preset's
 
 
 def main(argv=None) -> None:

@@ -5,7 +5,8 @@
 Model: each case costs its reader's measured CPU time (plus its instance's
 oracle CPU time once), interpolated linearly in the budget between the two
 benchmarked budgets (the smaller one's time below it) and linearly in n
-between the benchmarked datasets (the nearest one beyond their range).  The
+between the benchmarked datasets; beyond the largest benchmarked n the time
+grows as n^2 (conservative for the readers measured only on small data).  The
 total is divided by the workers; CPU time, not wall time, so the estimate
 is that of an idle machine.
 """
@@ -20,9 +21,13 @@ import pandas as pd
 from ccexp.runner.config import experiment_cases
 
 
-def _interp(x, xs, ys):
+def _interp(x, xs, ys, power=0.0):
+    xs, ys = np.asarray(xs, float), np.asarray(ys, float)
     order = np.argsort(xs)
-    return float(np.interp(x, np.asarray(xs, float)[order], np.asarray(ys, float)[order]))
+    xs, ys = xs[order], ys[order]
+    if power and x > xs[-1]:
+        return float(ys[-1] * (x / xs[-1]) ** power)
+    return float(np.interp(x, xs, ys))
 
 
 def estimate(bench: pd.DataFrame, scale: str = "paper") -> pd.DataFrame:
@@ -39,7 +44,7 @@ def estimate(bench: pd.DataFrame, scale: str = "paper") -> pd.DataFrame:
                 per_n.append((nn, float(g[column].mean())))
             else:
                 per_n.append((nn, _interp(budget, g["budget"], g[column])))
-        return _interp(n, [p[0] for p in per_n], [p[1] for p in per_n])
+        return _interp(n, [p[0] for p in per_n], [p[1] for p in per_n], power=2.0)
 
     rows, seen = [], set()
     for c in cases:
