@@ -65,6 +65,8 @@ PAPERS = {
     "gionis2007": "Gionis, Mannila and Tsaparas (2007): Clustering aggregation",
     # not a paper: the heuristics of all five against the proven optimum (no reference rows)
     "cc_gaps": "Beyond the papers: correlation-clustering heuristics against the proven optimum",
+    # not a paper: one benchmark across kinds of weak supervision (issue 15; no reference rows)
+    "cross": "Beyond the papers: which kind of question, read by which algorithm (cross-supervision study)",
 }
 
 #: Columns that locate a number in the paper, shown as one "where" cell.
