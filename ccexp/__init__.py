@@ -10,6 +10,7 @@ Public API (stable names)::
 """
 
 from ._version import __version__
+from . import composed  # noqa: F401 - registers the composed oracles (cross_active_pairs)
 from .algorithms import list_algorithms, make_algorithm
 from .data import Dataset, list_datasets, load_dataset
 from .metrics import score

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from ccexp.algorithms.cross.recon_triplets import ReConOnTriplets, triplets_as_relative
-from ccexp.algorithms.relative import ReCon, partition_violations
-from ccexp.algorithms.triplets.objective import triplet_objective
+from ccexp.algorithms.relative import ReCon
+from ccexp.objectives.relative import partition_violations
+from ccexp.objectives.triplets import triplet_objective
 from ccexp.problem import Problem
 
 

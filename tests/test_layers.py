@@ -53,10 +53,12 @@ LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (4, "oracles", ("ccexp.oracles",)),
     (4, "algorithms", ("ccexp.algorithms",)),
     # the public API (load_dataset, make_problem, make_algorithm, score)
-    (5, "api", ("ccexp",)),
-    (6, "runner", ("ccexp.runner",)),
-    (7, "report", ("ccexp.report",)),
-    (8, "cli", ("ccexp.__main__", "ccexp.list")),
+    # oracles composed with an algorithm (the pairs an active learner asks, as constraints)
+    (5, "composed", ("ccexp.composed",)),
+    (6, "api", ("ccexp",)),
+    (7, "runner", ("ccexp.runner",)),
+    (8, "report", ("ccexp.report",)),
+    (9, "cli", ("ccexp.__main__", "ccexp.list")),
 )
 
 #: top-level distributions that may be imported inside a function, and why

@@ -98,18 +98,18 @@ def n_answers(budget, n_items: int) -> int:
     return max(1, int(round(float(budget) * n_items)))
 
 
-def _labels_and_k(dataset, oracle: str):
+def labels_and_k(dataset, oracle: str):
     if dataset.y is None:
         raise ValueError(f"the {oracle} oracle needs ground-truth labels; dataset {dataset.name!r} has none")
     y = np.asarray(dataset.y)
     return y, int(np.unique(y).size)
 
 
-def _meta(kind: str, k: int, answers: int, eps, **extra) -> dict:
+def problem_meta(kind: str, k: int, answers: int, eps, **extra) -> dict:
     return {"supervision": kind, "n_clusters": k, "n_answers": int(answers), "eps": float(eps), **extra}
 
 
-@ORACLES.register("cross_triplets")
+@ORACLES.register("cross_triplets", produces="triplets")
 def cross_triplets(dataset, budget=1.0, eps=0.0, random_state=None) -> Problem:
     """``round(budget * n)`` random triplets, ``eps`` of them with a wrong outlier, plus the features.
 
@@ -122,7 +122,7 @@ def cross_triplets(dataset, budget=1.0, eps=0.0, random_state=None) -> Problem:
     :class:`ccexp.algorithms.cross.recon_triplets.ReConOnTriplets`); the
     triplet readers ignore them.
     """
-    y, k = _labels_and_k(dataset, "cross_triplets")
+    y, k = labels_and_k(dataset, "cross_triplets")
     _, noise = noise_parameter("triplets", eps)
     n = y.shape[0]
     m = n_answers(budget, n)
@@ -134,27 +134,27 @@ def cross_triplets(dataset, budget=1.0, eps=0.0, random_state=None) -> Problem:
     if info["n_triplets"] != m:  # pragma: no cover - "rotate" keeps every 3-set
         raise RuntimeError(f"drew {info['n_triplets']} triplets, expected {m}")
     return Problem(n_items=n, X=dataset.X, triplets=triplets,
-                   meta=_meta("triplets", k, m, eps, n_wrong=info["n_noisy"]))
+                   meta=problem_meta("triplets", k, m, eps, n_wrong=info["n_noisy"]))
 
 
-@ORACLES.register("cross_pairwise")
+@ORACLES.register("cross_pairwise", produces="pairwise")
 def cross_pairwise(dataset, budget=1.0, eps=0.0, random_state=None) -> Problem:
     """``round(budget * n)`` random must-link / cannot-link pairs, ``eps`` of them flipped, plus the features.
 
     The oracle ``pairwise`` (Zhu et al. 2013, Section IV) with
     ``n_constraints = round(budget * n)`` and ``invalid_fraction = eps``.
     """
-    y, k = _labels_and_k(dataset, "cross_pairwise")
+    y, k = labels_and_k(dataset, "cross_pairwise")
     if dataset.X is None:
         raise ValueError(f"the cross_pairwise oracle hands algorithms the features; dataset {dataset.name!r} has none")
     _, invalid = noise_parameter("pairwise", eps)
     m = n_answers(budget, y.shape[0])
     ml, cl, flipped = pairwise_constraints(y, m, invalid, random_state)
     return Problem(n_items=y.shape[0], X=dataset.X, must_link=ml, cannot_link=cl,
-                   meta=_meta("pairwise", k, m, eps, n_wrong=int(flipped.sum()), n_constraints=m))
+                   meta=problem_meta("pairwise", k, m, eps, n_wrong=int(flipped.sum()), n_constraints=m))
 
 
-@ORACLES.register("cross_similarity")
+@ORACLES.register("cross_similarity", produces="similarity")
 def cross_similarity(dataset, eps=0.0, lam=0.1, random_state=None) -> Problem:
     """The active similarity oracle of Aronsson & Chehreghani (2024) with ``gamma = 2 * eps``.
 
@@ -163,12 +163,12 @@ def cross_similarity(dataset, eps=0.0, lam=0.1, random_state=None) -> Problem:
     clustering after the last batch that fits in it).  No features: the
     active readers start from a random sigma_0 and see only answers.
     """
-    y, k = _labels_and_k(dataset, "cross_similarity")
+    y, k = labels_and_k(dataset, "cross_similarity")
     _, gamma = noise_parameter("similarity", eps)
     oracle = PairwiseSimilarityOracle(y, gamma=gamma, lam=lam, random_state=random_state)
     n = y.shape[0]
     return Problem(n_items=n, oracle=oracle,
-                   meta=_meta("similarity", k, 0, eps, n_edges=n * (n - 1) // 2))
+                   meta=problem_meta("similarity", k, 0, eps, n_edges=n * (n - 1) // 2))
 
 
 class QueryLog:
@@ -247,61 +247,10 @@ def pairs_to_constraints(pairs, answers) -> tuple[np.ndarray, np.ndarray]:
     return uniq[total > 0], uniq[total < 0]
 
 
-ACTIVE_STRATEGIES = ("maxmin", "maxexp", "uniform")
-
-
-@ORACLES.register("cross_active_pairs")
-def cross_active_pairs(dataset, budget=1.0, eps=0.0, strategy="maxmin", lam=0.1, random_state=None) -> Problem:
-    """The pairs an active strategy queries in ``round(budget * n)`` answers, as must-link / cannot-link.
-
-    Runs Algorithm 1 of Aronsson & Chehreghani (2024) with query strategy
-    ``strategy`` (their ``paper`` preset, random sigma_0) against the noisy
-    similarity oracle (``gamma = 2 * eps``) until the budget is spent, logs
-    every query (:class:`QueryLog`) and hands the queried pairs with their
-    answers (:func:`pairs_to_constraints`) and the features to the
-    pairwise-constraint readers.  Repeated queries of a pair cost an answer
-    each but give one constraint, so ``n_constraints <= n_answers``.
-    """
-    from ..algorithms.active.estimator import ActiveCorrelationClustering
-
-    if strategy not in ACTIVE_STRATEGIES:
-        raise unknown_name_error("strategy", strategy, ACTIVE_STRATEGIES)
-    y, k = _labels_and_k(dataset, "cross_active_pairs")
-    if dataset.X is None:
-        raise ValueError(f"the cross_active_pairs oracle hands algorithms the features; dataset {dataset.name!r} has none")
-    _, gamma = noise_parameter("active_pairs", eps)
-    rng = check_random_state(random_state)
-    n = y.shape[0]
-    m = n_answers(budget, n)
-    if m > n * (n - 1) // 2:
-        raise ValueError(f"budget={budget!r} asks for {m} queries, more than the {n * (n - 1) // 2} pairs of {n} items")
-    oracle = PairwiseSimilarityOracle(y, gamma=gamma, lam=lam, random_state=rng)
-    log = QueryLog(oracle)
-    seed = int(rng.integers(0, 2**31 - 1))
-    ActiveCorrelationClustering(strategy, max_queries=m, lam=lam, random_state=seed).fit(log)
-    ml, cl = pairs_to_constraints(log.pairs(), log.answers())
-    pairs = np.concatenate([ml, cl])
-    wrong = int(np.sum((y[pairs[:, 0]] == y[pairs[:, 1]]) != np.r_[np.ones(len(ml), bool), np.zeros(len(cl), bool)]))
-    return Problem(n_items=n, X=dataset.X, must_link=ml, cannot_link=cl,
-                   meta=_meta("active_pairs", k, log.n_queries, eps, n_constraints=int(len(pairs)),
-                              n_wrong=wrong, strategy=strategy))
-
-
-@ORACLES.register("cross_features")
+@ORACLES.register("cross_features", produces="none")
 def cross_features(dataset, random_state=None) -> Problem:
     """No answers: the features and the true k only (the unsupervised floor of the study)."""
-    y, k = _labels_and_k(dataset, "cross_features")
+    y, k = labels_and_k(dataset, "cross_features")
     if dataset.X is None:
         raise ValueError(f"the cross_features oracle hands algorithms the features; dataset {dataset.name!r} has none")
-    return Problem(n_items=y.shape[0], X=dataset.X, meta=_meta("none", k, 0, 0.0))
-
-
-# Capability declarations (issue 15 item 2, helper plugins' ``produces``): the kind each problem
-# carries in the vocabulary of ``ccexp.capabilities.KINDS``; inert until that module is merged.
-# The pairs an active strategy chose are ``pairwise`` there (a kind says what a reader reads);
-# ``meta["supervision"]`` keeps this study's finer label, ``active_pairs``.
-cross_triplets.produces = "triplets"
-cross_pairwise.produces = "pairwise"
-cross_similarity.produces = "similarity"
-cross_active_pairs.produces = "pairwise"
-cross_features.produces = "none"
+    return Problem(n_items=y.shape[0], X=dataset.X, meta=problem_meta("none", k, 0, 0.0))

@@ -29,12 +29,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from scipy import stats
 from sklearn.metrics import auc
 
+from ..runner.store import ResultStore
 from .common import markdown_table, write_table
 
 PAPER = "cross"
@@ -249,7 +251,7 @@ def _curves_figure(table: pd.DataFrame, path: Path) -> None:
     eps_values = sorted(table["eps"].unique())
     readers = sorted(table["reader"].unique(), key=lambda r: (KIND_ORDER.index(r.split(": ")[0])
                                                               if r.split(": ")[0] in KIND_ORDER else 99, r))
-    cmap = __import__("matplotlib").colormaps["tab20"]
+    cmap = matplotlib.colormaps["tab20"]
     colour = {r: cmap(i % 20) for i, r in enumerate(readers)}
     fig = Figure(figsize=(4.2 * len(eps_values), 3.0 * len(datasets)), layout="constrained")
     axes = fig.subplots(len(datasets), len(eps_values), squeeze=False, sharex=True, sharey=True)
@@ -307,8 +309,6 @@ def report_cross(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instan
     """Write the cross-supervision report (see the module docstring) into ``out_dir``."""
     out_dir = Path(out_dir)
     if traces is None:
-        from ..runner.store import ResultStore
-
         traces = ResultStore(out_dir).load_traces()
     df = curve_rows(records, traces)
     lines = [f"# Cross-supervision study — scale `{scale}`", ""]

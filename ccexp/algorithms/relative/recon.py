@@ -99,7 +99,8 @@ def _branch_threshold(min_branch_size, n: int, k: int) -> int:
     raise ValueError(f"min_branch_size must be 'auto' or an integer >= 1, got {min_branch_size!r}")
 
 
-def _n_clusters(est, problem) -> int:
+def requested_n_clusters(est, problem) -> int:
+    """The number of clusters ``est`` asks for: its ``n_clusters``, else ``problem.meta["n_clusters"]``."""
     k = est.n_clusters if est.n_clusters is not None else problem.meta.get("n_clusters")
     if k is None:
         raise ValueError(
@@ -275,7 +276,7 @@ class ReCon(_HierarchyEstimator):
     def fit_problem(self, problem):
         X = self._validate_X(problem.require("X", type(self).__name__))
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
-        return self._fit(X, R, _n_clusters(self, problem), use_constraints=True)
+        return self._fit(X, R, requested_n_clusters(self, problem), use_constraints=True)
 
 
 @ALGORITHMS.register("hierarchical")
@@ -323,7 +324,7 @@ class Hierarchical(_HierarchyEstimator):
     def fit_problem(self, problem):
         X = self._validate_X(problem.require("X", type(self).__name__))
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
-        return self._fit(X, R, _n_clusters(self, problem), use_constraints=False)
+        return self._fit(X, R, requested_n_clusters(self, problem), use_constraints=False)
 
     @classmethod
     def warmup(cls) -> None:
