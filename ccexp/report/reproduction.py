@@ -20,6 +20,7 @@ regression of the code, not of the paper.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -439,8 +440,6 @@ def check_summary(result: CheckResult) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m ccexp.report.reproduction [--results DIR]``: the page from the reports already written."""
-    import argparse
-
     parser = argparse.ArgumentParser(prog="python -m ccexp.report.reproduction", description=main.__doc__)
     parser.add_argument("--results", default="results", help="results folder (default: results)")
     parser.add_argument("--scale", default=None, help="scale folder to read (default: paper when present)")
