@@ -192,9 +192,9 @@ def violations_to_zero(traces: pd.DataFrame, algorithm: str) -> tuple[float, str
     ``traces`` has ``algorithm, algorithm.xi, case_id, n_queries, n_violations``
     (NaN where a step recorded none); a missing ``algorithm.xi`` is the default.
     """
-    t = traces[(traces["algorithm"] == algorithm)].dropna(subset=["n_violations"])
-    xi = t["algorithm.xi"].astype(float) if "algorithm.xi" in t else pd.Series(np.nan, index=t.index)
-    t = t[~np.isclose(xi.fillna(-1.0), 0.0)].assign(xi=xi.fillna(-1.0))
+    t = traces[(traces["algorithm"] == algorithm)].dropna(subset=["n_violations"]).reset_index(drop=True)
+    xi = (t["algorithm.xi"].astype(float) if "algorithm.xi" in t else pd.Series(np.nan, index=t.index)).fillna(-1.0)
+    t = t.assign(xi=xi.to_numpy())[~np.isclose(xi.to_numpy(), 0.0)]
     if not len(t):
         return np.nan, f"no {algorithm} run with xi > 0 recorded |E_violates|"
     parts, holds = [], []
