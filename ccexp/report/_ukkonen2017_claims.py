@@ -275,6 +275,57 @@ def _claim_beats_tste_small_a(ctx: Context) -> ClaimResult:
         f"b={fmt_number(b)}; {wins}/{len(diffs)} cells")
 
 
+def _claim_struggle_grows_with_k(ctx: Context) -> ClaimResult:
+    """'This is especially true as the number of clusters in f* increases' (small a, b = 0.2)."""
+    b, ks = 0.2, [k for k in ctx.ks if k in (4, 8, 16)]
+    small = [a for a in ctx.as_ if a <= 0.01 + 1e-12]
+    if b not in ctx.bs or not small or len(ks) < 2:
+        return _missing("b = 0.2 with a <= 0.01 and two of k = 4, 8, 16")
+    rows, fails = [], []
+    for alg in ctx.paper_algorithms:
+        curve = [float(np.nanmean([ctx.value(alg, k, a, b) for a in small])) for k in ks]
+        if any(math.isnan(v) for v in curve):
+            continue
+        rows.append(f"{display(alg)} {' > '.join(fmt_number(v, 3) for v in curve)}")
+        if not all(hi > lo + ARI_TIE for hi, lo in zip(curve, curve[1:])):
+            fails.append(display(alg))
+    if not rows:
+        return None, "none of the paper's algorithms in the records at b = 0.2, a <= 0.01"
+    return not fails, (f"threshold: every algorithm of the paper present has a strictly lower mean ARI (averaged over "
+                       f"a <= 0.01) at each larger k of {', '.join(map(str, ks))} (b=0.2); " + "; ".join(rows)
+                       + (f"; not decreasing: {', '.join(fails)}" if fails else ""))
+
+
+def _claim_tste_not_bad(ctx: Context) -> ClaimResult:
+    """'while t-STE does not do bad either' (k = 4, a >= 0.05, b = 0.2)."""
+    if (r := _need(ctx, "tste_dpmm")) is not None:
+        return r
+    vals = [(a, ctx.value("tste_dpmm", 4, a, 0.2)) for a in ctx.as_ if a >= 0.05 - 1e-12]
+    vals = [(a, v) for a, v in vals if not math.isnan(v)]
+    if not vals:
+        return _missing("k = 4, b = 0.2, a >= 0.05")
+    worst = min(vals, key=lambda t: t[1])
+    return worst[1] >= REASONABLE, (
+        f"threshold ('does not do bad': the 'reasonable results' bar of the next sentence): t-STE's mean ARI >= "
+        f"{REASONABLE} for every a >= 0.05 at k=4, b=0.2; lowest {fmt_number(worst[1], 3)} at a={fmt_number(worst[0], 3)}")
+
+
+def _claim_hard_large_k(ctx: Context) -> ClaimResult:
+    """'For a large number of clusters (say, k >= 8), the problem is very hard for all methods' (a = 0.01)."""
+    cells = [(k, b) for k in ctx.ks if k >= 8 for b in ctx.bs]
+    if 0.01 not in ctx.as_ or not cells:
+        return _missing("a = 0.01 with k >= 8")
+    vals = [(alg, k, b, ctx.value(alg, k, 0.01, b)) for alg in ctx.paper_algorithms for k, b in cells]
+    vals = [v for v in vals if not math.isnan(v[3])]
+    if not vals:
+        return None, "none of the paper's algorithms in the records at a = 0.01, k >= 8"
+    best = max(vals, key=lambda t: t[3])
+    return best[3] < DIFFICULT, (
+        f"threshold ('very hard for all methods'): every algorithm of the paper present has mean ARI < {DIFFICULT} at "
+        f"a=0.01, every k >= 8 and every b (the stronger reading: b = 0 included); best: {display(best[0])} "
+        f"{fmt_number(best[3], 3)} at k={best[1]}, b={fmt_number(best[2])}")
+
+
 CLAIMS: dict[str, Callable[[Context], ClaimResult]] = {
     "claim_ls_ad_vc_exact_k_at_a1": _claim_exact_k_at_a1,
     "claim_all_algorithms_struggle_small_a_b0.2": _claim_struggle_small_a,
@@ -290,4 +341,7 @@ CLAIMS: dict[str, Callable[[Context], ClaimResult]] = {
     "claim_underestimate_k": _claim_underestimate,
     "claim_ls_ad_vc_good_large_a_any_b": _claim_good_large_a,
     "claim_ls_ad_vc_beats_tste_small_a_high_b_small_k": _claim_beats_tste_small_a,
+    "claim_struggle_grows_with_k_small_a_b0.2": _claim_struggle_grows_with_k,
+    "claim_tste_not_bad_k4_a_ge_0.05_b0.2": _claim_tste_not_bad,
+    "claim_all_hard_k_ge_8_a0.01": _claim_hard_large_k,
 }

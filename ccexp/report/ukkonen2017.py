@@ -167,9 +167,25 @@ def _verdict_counts(rows: pd.DataFrame) -> str:
     return ", ".join(f"{int(c.get(v, 0))} {v}" for v in STATUSES)
 
 
+def _tolerance_range(rows: pd.DataFrame, unit: str) -> str:
+    """The tolerance is per row (:data:`~ccexp.report.common.TOLERANCE_RULE`): say so, with its range over ``rows``.
+
+    Examples
+    --------
+    >>> _tolerance_range(pd.DataFrame({"tolerance": [0.05, 0.3, 1.87]}), "clusters")
+    'tolerance per cell, by the rule (half a unit of the printed digit + 2 SE, capped by the nearest other method): 0.05 to 1.87 clusters, median 0.3'
+    """
+    tol = rows["tolerance"].dropna() if "tolerance" in rows else pd.Series(dtype=float)
+    rule = "tolerance per cell, by the rule (half a unit of the printed digit + 2 SE, capped by the nearest other method)"
+    if not len(tol):
+        return rule
+    return (f"{rule}: {fmt_number(tol.min(), 3)} to {fmt_number(tol.max(), 3)} {unit}, "
+            f"median {fmt_number(tol.median(), 3)}")
+
+
 def _summary_table1(cmp: pd.DataFrame) -> str:
     t = cmp[cmp["quantity"] == "n_clusters_mean"]
-    lines = [f"Table I cells: {_verdict_counts(t)} (tolerance ±{fmt_number(t['tolerance'].max())} clusters)."]
+    lines = [f"Table I cells: {_verdict_counts(t)} ({_tolerance_range(t, 'clusters')})."]
     out = t[t["verdict"] == OUTSIDE]
     if len(out):
         lower = int((out["difference"] < 0).sum())
@@ -195,7 +211,7 @@ def _summary_table1(cmp: pd.DataFrame) -> str:
 
 def _summary_wins(cmp: pd.DataFrame, wins: pd.DataFrame) -> str:
     t = cmp[cmp["quantity"] == "win_count (%)"]
-    lines = [f"Win counts: {_verdict_counts(t)} (tolerance ±{fmt_number(t['tolerance'].max(), 1)} percentage points)."]
+    lines = [f"Win counts: {_verdict_counts(t)} ({_tolerance_range(t, 'percentage points')})."]
     for r in t.itertuples():
         if r.verdict == NOT_RUN:
             lines.append(f"- vs {display(r.versus)}: not run ({r.note}).")
