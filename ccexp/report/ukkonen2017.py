@@ -174,8 +174,11 @@ def _tolerance_range(rows: pd.DataFrame, unit: str) -> str:
     --------
     >>> _tolerance_range(pd.DataFrame({"tolerance": [0.05, 0.3, 1.87]}), "clusters")
     'tolerance per cell, by the rule (half a unit of the printed digit + 2 SE, capped by the nearest other method): 0.05 to 1.87 clusters, median 0.3'
+
+    Rows not run are left out (their tolerance has no SE of ours in it).
     """
-    tol = rows["tolerance"].dropna() if "tolerance" in rows else pd.Series(dtype=float)
+    run = rows[rows["status"] != NOT_RUN] if "status" in rows else rows
+    tol = run["tolerance"].dropna() if "tolerance" in run else pd.Series(dtype=float)
     rule = "tolerance per cell, by the rule (half a unit of the printed digit + 2 SE, capped by the nearest other method)"
     if not len(tol):
         return rule
