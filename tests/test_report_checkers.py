@@ -243,3 +243,48 @@ def test_no_reference_row_waits_for_a_checker():
     for paper in ("gionis2007", "aronsson2024", "liu2011", "ukkonen2017", "zhu2013"):
         ref = load_reference(paper)
         assert not ref["check"].str.contains("no checker yet").any(), paper
+
+
+# ----------------------------------------------------------------------------- Ukkonen 2017, Section V-A
+
+
+def _ctx(cells):
+    """A Context from ``{(algorithm, k, a, b): mean ARI}``."""
+    from ccexp.report.ukkonen2017 import Context
+
+    stats = pd.DataFrame([dict(algorithm=alg, k=k, a=a, b=b, ari_mean=v, ari_std=0.0, n_clusters_mean=k,
+                               n_clusters_sem=0.0, n_trials=10) for (alg, k, a, b), v in cells.items()])
+    return Context.from_stats(stats)
+
+
+def test_struggle_grows_with_k_both_sides():
+    from ccexp.report.ukkonen2017 import CLAIMS
+
+    check = CLAIMS["claim_struggle_grows_with_k_small_a_b0.2"]
+    falling = {("ls_ad_vc", k, a, 0.2): v - a for k, v in ((4, 0.6), (8, 0.4), (16, 0.2)) for a in (0.005, 0.01)}
+    holds, note = check(_ctx(falling))
+    assert holds is True and "Ls-AD-VC 0.593 > 0.393 > 0.193" in note
+    rising = dict(falling) | {("tste_dpmm", k, a, 0.2): v for k, v in ((4, 0.3), (8, 0.35), (16, 0.1)) for a in (0.005, 0.01)}
+    holds, note = check(_ctx(rising))
+    assert holds is False and "not decreasing: t-STE" in note
+
+
+def test_tste_not_bad_both_sides():
+    from ccexp.report.ukkonen2017 import CLAIMS
+
+    check = CLAIMS["claim_tste_not_bad_k4_a_ge_0.05_b0.2"]
+    assert check(_ctx({("tste_dpmm", 4, a, 0.2): 0.7 for a in (0.05, 0.1, 1.0)}))[0] is True
+    assert check(_ctx({("tste_dpmm", 4, 0.05, 0.2): 0.45, ("tste_dpmm", 4, 1.0, 0.2): 0.9}))[0] is False
+    assert check(_ctx({("ls_ad_vc", 4, 0.05, 0.2): 0.9}))[0] is None  # t-STE not in the records
+
+
+def test_all_hard_for_large_k_both_sides():
+    from ccexp.report.ukkonen2017 import CLAIMS
+
+    check = CLAIMS["claim_all_hard_k_ge_8_a0.01"]
+    hard = {(alg, k, 0.01, b): 0.3 for alg in ("ls_ad_vc", "tste_dpmm") for k in (8, 16) for b in (0.0, 0.2)}
+    assert check(_ctx(hard))[0] is True
+    # the stronger reading: b = 0 is included, so t-STE solving k = 8 without noise breaks "very hard for all"
+    holds, note = check(_ctx(hard | {("tste_dpmm", 8, 0.01, 0.0): 0.9}))
+    assert holds is False and "t-STE 0.9 at k=8, b=0" in note
+    assert check(_ctx({("ls_ad_vc", 4, 0.01, 0.0): 0.3}))[0] is None  # no k >= 8

@@ -178,6 +178,7 @@ class Context:
 
     @classmethod
     def from_stats(cls, stats: pd.DataFrame) -> "Context":
+        """The context of :func:`cell_stats`' table: its algorithms in the paper's order and its grid's k, a, b."""
         return cls(
             stats=stats,
             algorithms=algorithm_order(stats["algorithm"].unique()),

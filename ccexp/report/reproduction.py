@@ -344,10 +344,12 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
+        """The gate passes: every gated row meets its pin, no experiment is missing, at least one row decided."""
         return not len(self.failures) and not self.problems and self.decided > 0
 
     @property
-    def skipped(self) -> list[str]:  # the former name: nothing is skipped silently any more
+    def skipped(self) -> list[str]:
+        """The former name of :attr:`problems` (nothing is skipped silently any more)."""
         return self.problems
 
 
