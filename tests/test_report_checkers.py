@@ -288,3 +288,17 @@ def test_all_hard_for_large_k_both_sides():
     holds, note = check(_ctx(hard | {("tste_dpmm", 8, 0.01, 0.0): 0.9}))
     assert holds is False and "t-STE 0.9 at k=8, b=0" in note
     assert check(_ctx({("ls_ad_vc", 4, 0.01, 0.0): 0.3}))[0] is None  # no k >= 8
+
+
+# ----------------------------------------------------------------------------- the store API the reports use
+
+
+def test_has_records_sees_the_consolidated_file_and_parts(tmp_path):
+    from ccexp.runner.store import ResultStore
+
+    store = ResultStore(tmp_path / "exp" / "ci")
+    assert not store.has_records()  # no folder at all
+    store.append([{"case_id": "a", "status": "ok"}])  # a part, not yet consolidated
+    assert store.has_records() and not store.records_path.exists()
+    store.consolidate()
+    assert store.has_records() and store.records_path.exists()
