@@ -6,7 +6,7 @@ import math
 
 from .reference import reference_row
 from .tables import is_missing
-from .tolerance import _EPS, DIFFERS, INDISTINGUISHABLE, NOT_RUN, OUTSIDE, REPRODUCED, WITHIN, judge
+from .tolerance import _EPS, DIFFERS, NOT_RUN, OUTSIDE, REPRODUCED, WITHIN, judge
 
 
 def compare_row(

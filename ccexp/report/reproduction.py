@@ -39,7 +39,6 @@ from .common import (
     REPRODUCED,
     STATUSES,
     TOLERANCE_RULE,
-    WITHIN,
     WITHIN_TOLERANCE,
     experiments_dir,
     fmt_number,
