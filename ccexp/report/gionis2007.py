@@ -10,9 +10,21 @@
 * Table 1 (confusion matrix of AGGLOMERATIVE on Mushrooms) comes with
   ``agg_categorical``.
 
-Records carry k, EC, ED and the lower bound; what they cannot carry (the
-class labels' own ED, the input clusterings, labels to draw) is recomputed
-from the experiment's instances, which are reproducible from their keys.
+Records carry k, EC, ED and the lower bound, and those are read from them.
+Three things are not in the records, so this module still rebuilds the
+instances (reproducible from their keys, :func:`_instances`):
+
+* the class labels' own ED (Tables 2, 3): the runner would record it as a
+  column (say ``truth_objective``) of every aggregation case;
+* AGGLOMERATIVE's labels (Table 1's confusion matrix, Figure 4's clusters and
+  its two claims, Figures 3 and 4's scatter plots), refitted here: the runner
+  keeps ``labels`` only for data without ground truth;
+* the input clusterings' ARI against the truth (Figure 3's table and claim):
+  a ``problem.input_ari`` meta entry.
+
+Each of these adds a column to records that exist today, so it is left to a
+change that may alter records (issue 16 asks that this one keeps them
+identical).
 """
 
 from __future__ import annotations
