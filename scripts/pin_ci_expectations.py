@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from ccexp.report import PAPER_OF, REPORTS
-from ccexp.report.common import DIFFERS, INDISTINGUISHABLE, NOT_RUN, experiments_dir
+from ccexp.report.common import DIFFERS, INDISTINGUISHABLE, NOT_RUN, experiments_dir, load_reference
 from ccexp.report.reproduction import collect
 
 PIN_OF = {DIFFERS: "differs", INDISTINGUISHABLE: "indistinguishable"}
@@ -40,8 +40,6 @@ def main(argv=None) -> int:
         if e.scale != "ci":
             raise SystemExit(f"{name}: records at scale={e.scale!r}, not ci: run it at scale=ci first")
         status.update(dict(zip(e.rows["ref_id"], e.rows["status"])))
-    from ccexp.report.common import load_reference
-
     for paper in sorted(set(PAPER_OF.values())):
         path = experiments_dir() / paper / "reference.csv"
         raw = pd.read_csv(path, dtype=str, keep_default_na=False)

@@ -12,8 +12,10 @@ nor disturbs the backend of a notebook that calls it.
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
+import pkgutil
 import sys
 from pathlib import Path
 from typing import Callable
@@ -26,8 +28,9 @@ import pandas as pd
 if "matplotlib.pyplot" not in sys.modules:
     matplotlib.use("Agg")
 
-import importlib  # noqa: E402
-import pkgutil  # noqa: E402
+from ..runner.config import experiment_cases  # noqa: E402
+from ..runner.layout import CUSTOM_MARK, experiment_dir, latest_label  # noqa: E402
+from ..runner.store import ResultStore  # noqa: E402
 
 log = logging.getLogger("ccexp.report")
 
@@ -37,8 +40,8 @@ log = logging.getLogger("ccexp.report")
 REPORTS: dict[str, Callable[..., None]] = {}
 #: Experiment name -> the paper it reproduces (the module's ``PAPER``, the folder under ``experiments/``).
 PAPER_OF: dict[str, str] = {}
-# modules that are not a paper's report
-_NOT_PAPERS = {"common", "reproduction"}
+# modules that are not a paper's report (shared helpers and the reproduction page)
+_NOT_PAPERS = {"common", "comparison", "reference", "reproduction", "tables", "tolerance"}
 for _info in pkgutil.iter_modules(__path__):
     if _info.name.startswith("_") or _info.name in _NOT_PAPERS:
         continue
@@ -76,10 +79,8 @@ def read_records(out_dir: Path) -> pd.DataFrame:
     FileNotFoundError
         If the folder holds neither ``records.parquet`` nor parts.
     """
-    from ..runner.store import ResultStore
-
     store = ResultStore(out_dir)
-    if not store.records_path.exists() and not store._part_files():
+    if not store.has_records():
         raise FileNotFoundError(f"no records at {store.records_path}; run the experiment first (python -m ccexp experiment=...)")
     return store.load()
 
@@ -129,8 +130,6 @@ def make_report(
     """
     if name not in REPORTS:
         raise ValueError(f"no report for experiment {name!r}; valid names: {', '.join(sorted(REPORTS))}")
-    from ..runner.layout import CUSTOM_MARK, experiment_dir, latest_label
-
     if label is None:
         label = scale if scale is not None else latest_label(results_dir, name)
         if label is None:
@@ -145,8 +144,6 @@ def make_report(
         records = read_records(out_dir)
     n_grid_instances = None
     if filter_to_grid:
-        from ..runner.config import experiment_cases
-
         _, cases = experiment_cases(name, scale)
         ids = {c.case_id for c in cases}
         n_grid_instances = len({c.instance.instance_id for c in cases})

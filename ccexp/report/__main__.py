@@ -13,18 +13,19 @@ files written and the gated rows' counts per status.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
 
-from . import REPORTS, make_report
+from ..runner.layout import CUSTOM_MARK, experiment_dir, has_records, latest_label
+from . import PAPER_OF, REPORTS, make_report
+from .reproduction import check, check_summary, write_reproduction
 
 # What a report writes, relative to results/NAME/SCALE (printed after a run).
 _OUTPUTS = ("report.md", "comparison.md", "comparison.csv", "figures/*", "tables/*")
 
 
 def _has_records(results: Path, name: str, scale: str | None) -> bool:
-    from ..runner.layout import experiment_dir, has_records, latest_label
-
     if scale is not None:
         return has_records(experiment_dir(results, name, scale))
     return latest_label(results, name) is not None
@@ -32,10 +33,6 @@ def _has_records(results: Path, name: str, scale: str | None) -> bool:
 
 def _ordered(names: list[str]) -> list[str]:
     """``names`` with every report after those it reads (a paper module's ``REPORT_AFTER``)."""
-    import importlib
-
-    from . import PAPER_OF
-
     after: dict[str, list[str]] = {}
     for n in names:
         mod = importlib.import_module(f"{__package__}.{PAPER_OF[n]}")
@@ -56,8 +53,6 @@ def _ordered(names: list[str]) -> list[str]:
 
 
 def _check(results: Path, names: list[str]) -> int:
-    from .reproduction import check, check_summary
-
     result = check(results, names)
     print(check_summary(result), file=sys.stdout if result.ok else sys.stderr)
     return 0 if result.ok else 1
@@ -84,8 +79,6 @@ def main(argv: list[str] | None = None) -> int:
         names = [args.name]
     else:
         parser.error(f"unknown experiment {args.name!r}; valid: all, {', '.join(sorted(REPORTS))}")
-    from ..runner.layout import CUSTOM_MARK, latest_label
-
     for name in names:
         label = args.scale or latest_label(results, name, prefer_paper=args.name == "all")
         try:
@@ -98,8 +91,6 @@ def main(argv: list[str] | None = None) -> int:
                 if path.is_file():
                     print(path)
     if args.name == "all":
-        from .reproduction import write_reproduction
-
         page = write_reproduction(results, scale=args.scale)
         print(page)
         print(page.parent / "metrics.json")

@@ -29,6 +29,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
+
+from ..data.files import DataFileMissing, data_file
+from ._aronsson2024_curves import load_traces
+from .common import compare_row, markdown_table, ok_records, write_table
 
 #: reference rows from the authors' stored runs carry a source starting with this
 SOURCE_PREFIX = "authors' stored runs"
@@ -64,8 +69,6 @@ def load_authors_curves(path: Path | None = None) -> pd.DataFrame:
     fraction, ari, ami, n_clusters``.  Raises the data folder's usual
     error when the file is missing, ``ValueError`` when it was modified.
     """
-    from ..data.files import data_file
-
     if path is None:
         path = data_file(CURVES_FILE, sha256=CURVES_SHA256, dataset="aronsson2024 stored curves")
     d = pd.read_csv(path)
@@ -152,8 +155,6 @@ def our_runs(traces: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
 
 
 def _plot(ours: pd.DataFrame, theirs: pd.DataFrame, path: Path, title: str) -> Path:
-    from matplotlib.figure import Figure
-
     panels = sorted(set(zip(ours["dataset"], ours["gamma"])))
     ncol = min(3, len(panels))
     nrow = int(math.ceil(len(panels) / ncol))
@@ -194,8 +195,6 @@ def split_reference(ref: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def reference_rows(ref_authors: pd.DataFrame, gaps: pd.DataFrame, preset: str = "paper") -> list[dict]:
     """Comparison rows for the reference rows of the authors' stored runs."""
-    from .common import compare_row
-
     rows = []
     for r in ref_authors.itertuples():
         m = _QUANTITY.match(str(r.quantity))
@@ -223,10 +222,6 @@ def side_by_side(experiment: str, records: pd.DataFrame, ref_authors: pd.DataFra
     without the stored curves (no data folder) the rows say "not run" and
     the section says why.
     """
-    from ..data.files import DataFileMissing
-    from .aronsson2024 import load_traces
-    from .common import markdown_table, ok_records, write_table
-
     ok, _ = ok_records(records)
     traces = load_traces(Path(out_dir), ok)
     init = INIT.get(experiment)

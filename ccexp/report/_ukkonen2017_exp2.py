@@ -4,7 +4,9 @@ Recorded triplets have no ground truth, so the runner keeps each clustering
 (``labels``, ``cluster_sizes``) with its objective s(f, T) and run time; this
 module tabulates them, draws the cluster sizes, lists the images of every
 cluster and compares with the paper (Food: 4 clusters, one a singleton,
-about 11 s).  Registered in :data:`ccexp.report.ukkonen2017.REPORTS`.
+about 11 s).  Registered in :data:`ccexp.report.ukkonen2017.REPORTS`; the algorithms'
+names and order come from :mod:`ccexp.report._ukkonen2017_cells` (no import
+of the report module, so no cycle).
 """
 
 from __future__ import annotations
@@ -16,7 +18,19 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .common import STATUSES, with_error_bars, compare_row, fmt_number, load_reference, markdown_table, ok_records, sem_of, write_table
+from ..data import load_dataset
+from ._ukkonen2017_cells import algorithm_order, display
+from .common import (
+    STATUSES,
+    compare_row,
+    fmt_number,
+    load_reference,
+    markdown_table,
+    ok_records,
+    sem_of,
+    with_error_bars,
+    write_table,
+)
 
 PAPER = "ukkonen2017"
 EXPERIMENT = "exp2_real_triplets"
@@ -77,8 +91,6 @@ def summary_table(ok: pd.DataFrame, order, display) -> pd.DataFrame:
 def item_names(dataset: str, n: int) -> tuple[list[str], str]:
     """Image ids of a recorded dataset's items, or item numbers when its files are absent."""
     try:
-        from ..data import load_dataset
-
         names = list(load_dataset("food100" if dataset == FOOD_ALL else dataset).params.get("images") or [])
         if len(names) == n:
             return names, "image ids (file names without folder and extension)"
@@ -185,8 +197,6 @@ def report_exp2(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
     scale : str
     n_grid_instances : int, optional
     """
-    from .ukkonen2017 import algorithm_order, display
-
     out_dir = Path(out_dir)
     figures, tables = out_dir / "figures", out_dir / "tables"
     figures.mkdir(parents=True, exist_ok=True)

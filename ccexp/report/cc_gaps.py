@@ -110,6 +110,19 @@ def _figure(df: pd.DataFrame, path: Path) -> None:
 
 
 def report_cc_gaps(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+    """Write the cc_gaps report: each heuristic's cost above the proven optimum, as a table and a figure.
+
+    Parameters
+    ----------
+    records : DataFrame
+        Records of ``cc_gaps`` (heuristics and the exact solver on the same instances).
+    out_dir : Path
+        Receives ``tables/gaps.*``, ``figures/gaps.png`` and the index.
+    scale : str
+        Scale the records were run at.
+    n_grid_instances : int, optional
+        Unused; part of the report functions' common signature.
+    """
     out_dir = Path(out_dir)
     df = gap_rows(records)
     table = gap_table(df)

@@ -15,6 +15,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from scipy.stats import f as f_dist
+
+from ..runner.store import ResultStore
 
 from .common import code_versions, compare_row, with_error_bars, fmt_number, load_reference, markdown_table, ok_records, write_table
 
@@ -53,6 +56,10 @@ CONSTRAINT_FREE = ("hierarchical", "kmeans")
 PERFECT = 0.999
 #: "by large margins" (Section 5.1) read as: ahead by at least this much mean pairwise F (5 points of F).
 LARGE_MARGIN = 0.05
+#: "much smaller" variance (Section 5.2) read as: at most this share of the other variance.
+MUCH_SMALLER_VARIANCE = 0.5
+#: ... and smaller beyond sampling noise: a one-sided F-test at this level.
+VARIANCE_ALPHA = 0.05
 
 #: The check text of each claim quantity (reference.csv's ``check`` must equal it; a test compares them),
 #: built from the same constants the code uses.
@@ -60,6 +67,20 @@ CHECKS = {
     "beats": (f"'by large margins' (Section 5.1) / 'significant improvements' (Section 5.2): ours = 1 if algorithm's "
               f"mean F-measure over the settings with constraints exceeds versus's by at least {LARGE_MARGIN} and by "
               f"more than 2 standard errors of the difference; a tie or a smaller lead is not a win"),
+    "claim_informative_beats_random_same_amount": (
+        f"'significantly higher accuracy with informative constraints' than 'randomly generated constraints of the "
+        f"same amount' (Section 5.2): ReCon's mean F with informative constraints is compared with its mean F with "
+        f"random constraints (recon_random, same scale) at the same number of constraints, the random curve "
+        f"interpolated linearly between its two nearest settings; only amounts inside the random sweep's range count. "
+        f"ours = 1 if on every dataset run in both, the lead averaged over those amounts is at least {LARGE_MARGIN} "
+        f"and more than 2 standard errors of the difference (the reading of 'significant improvements' above)"),
+    "claim_informative_smaller_variance": (
+        f"'The variance of the performance gain was also much smaller' (Section 5.2): the gain is F with constraints "
+        f"minus F without, and ReCon without constraints is deterministic on a dataset, so the gain's variance over "
+        f"trials is F's. Pooled over the amounts and datasets matched as in the row above (the random variance "
+        f"interpolated like its mean), ours = 1 if the variance with informative constraints is at most "
+        f"{MUCH_SMALLER_VARIANCE:g} of that with random ones ('much') and a one-sided F-test of the two variances "
+        f"gives p < {VARIANCE_ALPHA} (not sampling noise); needs >= 2 trials per setting on both sides"),
     "advantage_small_constraints": (
         f"'the advantage ... on the remaining five datasets was generally obvious with a small amount of "
         f"constraints': ours = 1 if, at the smallest number of constraints > 0, algorithm's mean F exceeds "
@@ -282,9 +303,112 @@ def _claim_seconds(ok, alg, dataset):
     return float(t.max()), f"largest mean fit time, at {int(t.idxmax())} constraints"
 
 
-def comparison_rows(experiment: str, stats: pd.DataFrame, ok: pd.DataFrame) -> pd.DataFrame:
-    """One row per reference row of ``experiment``: ours beside the paper's."""
+def same_amount(informative: pd.DataFrame, random: pd.DataFrame, algorithm: str = "recon") -> pd.DataFrame:
+    """``algorithm``'s informative settings beside its random curve at the same number of constraints.
+
+    Parameters
+    ----------
+    informative, random : DataFrame
+        :func:`curve_stats` of ``recon_informative`` and of ``recon_random``.
+    algorithm : str
+        The algorithm compared (the paper's sentence is about ReCon).
+
+    Returns
+    -------
+    DataFrame
+        One row per (dataset, informative setting with 0 < n_constraints <= the
+        largest random n_constraints): ``dataset, n_constraints, inf_mean, inf_var,
+        inf_count, rand_mean, rand_var, rand_se, rand_count``.  The random
+        curve's mean and variance are interpolated linearly in the number of
+        constraints between its two nearest settings; ``rand_se`` is the standard
+        error of that interpolated mean (the two settings' SEs weighted in
+        quadrature) and ``rand_count`` the smaller of their trial counts.
+    """
+    cols = ["dataset", "n_constraints", "inf_mean", "inf_var", "inf_count", "rand_mean", "rand_var", "rand_se",
+            "rand_count"]
+    rows = []
+    inf = informative[(informative["algorithm"] == algorithm) & (informative["n_constraints"] > 0)]
+    rnd = random[random["algorithm"] == algorithm] if len(random) else random
+    for ds, g in inf.groupby("dataset"):
+        r = rnd[rnd["dataset"] == ds].sort_values("n_constraints") if len(rnd) else rnd
+        if len(r) < 2:
+            continue
+        x = r["n_constraints"].to_numpy(float)
+        var = (r["std"].fillna(0.0) ** 2).to_numpy(float)
+        cnt = r["count"].to_numpy(float)
+        for s in g.itertuples():
+            n = float(s.n_constraints)
+            if n > x[-1] + 1e-9:
+                continue
+            j = int(np.clip(np.searchsorted(x, n), 1, len(x) - 1))
+            w = (n - x[j - 1]) / (x[j] - x[j - 1]) if x[j] > x[j - 1] else 1.0
+            means = r["mean"].to_numpy(float)
+            se2 = (1 - w) ** 2 * var[j - 1] / max(cnt[j - 1], 1) + w ** 2 * var[j] / max(cnt[j], 1)
+            rows.append([ds, n, float(s.mean), float(0.0 if pd.isna(s.std) else s.std ** 2), int(s.count),
+                         float((1 - w) * means[j - 1] + w * means[j]), float((1 - w) * var[j - 1] + w * var[j]),
+                         float(np.sqrt(se2)), int(min(cnt[j - 1], cnt[j]))])
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _claim_informative_beats_random(matched: pd.DataFrame):
+    """:data:`CHECKS` ``claim_informative_beats_random_same_amount`` on :func:`same_amount`'s rows."""
+    if not len(matched):
+        return None, "needs recon_random's records at the same scale, with amounts overlapping the informative ones"
+    parts, fails = [], []
+    for ds, g in matched.groupby("dataset"):
+        lead = float((g["inf_mean"] - g["rand_mean"]).mean())
+        inf_se2 = g["inf_var"] / g["inf_count"].clip(lower=1)
+        se = float(np.sqrt((inf_se2 + g["rand_se"] ** 2).sum())) / len(g)
+        ok_ = lead >= LARGE_MARGIN and lead > 2 * se
+        parts.append(f"{ds}: lead {fmt_number(lead, 3)} (2 SE {fmt_number(2 * se, 3)}, {len(g)} amounts)")
+        if not ok_:
+            fails.append(ds)
+    return int(not fails), "; ".join(parts) + (f"; not significantly higher on {', '.join(fails)}" if fails else "")
+
+
+def _claim_informative_smaller_variance(matched: pd.DataFrame):
+    """:data:`CHECKS` ``claim_informative_smaller_variance`` on :func:`same_amount`'s rows."""
+    m = matched[(matched["inf_count"] >= 2) & (matched["rand_count"] >= 2)] if len(matched) else matched
+    if not len(m):
+        return None, "needs >= 2 trials per setting with informative and with random constraints (same amounts)"
+    df_inf = float((m["inf_count"] - 1).sum())
+    df_rand = float((m["rand_count"] - 1).sum())
+    v_inf = float(((m["inf_count"] - 1) * m["inf_var"]).sum() / df_inf)
+    v_rand = float(((m["rand_count"] - 1) * m["rand_var"]).sum() / df_rand)
+    if v_rand <= 0:
+        return 0, f"random constraints' variance is 0 ({len(m)} amounts): informative cannot be smaller"
+    ratio = v_inf / v_rand
+    p = float(f_dist.cdf(ratio, df_inf, df_rand))
+    holds = ratio <= MUCH_SMALLER_VARIANCE and p < VARIANCE_ALPHA
+    return int(holds), (f"pooled variance of F over trials: informative {v_inf:.3g}, random {v_rand:.3g} "
+                        f"(ratio {ratio:.3g}, needs <= {MUCH_SMALLER_VARIANCE:g}); one-sided F-test p = {p:.2g} "
+                        f"(needs < {VARIANCE_ALPHA}); {len(m)} amounts")
+
+
+def comparison_rows(experiment: str, stats: pd.DataFrame, ok: pd.DataFrame,
+                    random_stats: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per reference row of ``experiment``: ours beside the paper's.
+
+    Parameters
+    ----------
+    experiment : str
+        ``recon_random``, ``recon_informative`` or ``recon_runtime``.
+    stats : DataFrame
+        :func:`curve_stats` of the experiment's ok records.
+    ok : DataFrame
+        The ok records (run times are read from them).
+    random_stats : DataFrame, optional
+        :func:`curve_stats` of ``recon_random`` at the same scale: the
+        informative-vs-random claims of Section 5.2 need it ("not run" without).
+
+    Returns
+    -------
+    DataFrame
+        :func:`ccexp.report.common.compare_row`'s columns plus ``dataset`` and ``source``.
+    """
     ref = load_reference(PAPER, experiment)
+    matched = same_amount(stats, random_stats) if random_stats is not None and len(random_stats) else pd.DataFrame(
+        columns=["dataset"])
     rows = []
     for r in ref.itertuples():
         q, ds = r.quantity, (r.dataset if isinstance(r.dataset, str) else "")
@@ -298,6 +422,10 @@ def comparison_rows(experiment: str, stats: pd.DataFrame, ok: pd.DataFrame) -> p
             ours, note = _claim_perfect(stats, r.algorithm, ds)
         elif q == "advantage_small_constraints":
             ours, note = _claim_beats(stats, r.algorithm, r.versus, ds, smallest_only=True)
+        elif q == "claim_informative_beats_random_same_amount":
+            ours, note = _claim_informative_beats_random(matched)
+        elif q == "claim_informative_smaller_variance":
+            ours, note = _claim_informative_smaller_variance(matched)
         elif q == "max_mean_seconds":
             ours, note = _claim_seconds(ok, r.algorithm, ds)
         else:
@@ -375,8 +503,29 @@ def report_informative(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_
     accuracy_figure(stats, out_dir / "figures" / "figure4.png",
                     "Figure 4: informative constraints, random subsets and the complete set (mean over trials)")
     _mean_table(stats, out_dir / "tables" / "figure4_mean_f")
-    cmp = comparison_rows("recon_informative", stats, ok)
-    _write_comparison(out_dir, "recon_informative", "Section 5.2, Figure 4", records, ok, not_ok, cmp, scale)
+    random_stats = random_curve_stats(out_dir)
+    cmp = comparison_rows("recon_informative", stats, ok, random_stats)
+    matched = same_amount(stats, random_stats) if len(random_stats) else pd.DataFrame()
+    if len(matched):
+        write_table(matched, out_dir / "tables" / "informative_vs_random_same_amount", digits=4)
+    extra = ("## ReCon: informative against random constraints of the same amount\n\n"
+             + (markdown_table(matched, digits=4) if len(matched) else
+                "recon_random has no records at this scale (or no amount in common): not compared.\n"))
+    _write_comparison(out_dir, "recon_informative", "Section 5.2, Figure 4", records, ok, not_ok, cmp, scale, extra)
+
+
+def random_curve_stats(out_dir: Path) -> pd.DataFrame:
+    """:func:`curve_stats` of ``recon_random``'s ok records in the same scale folder as ``out_dir`` (empty if none).
+
+    ``out_dir`` is ``results/recon_informative/<label>``; the random records are
+    ``results/recon_random/<label>``, read through the store (parts included).
+    """
+    store = ResultStore(Path(out_dir).parent.parent / "recon_random" / Path(out_dir).name)
+    if not store.has_records():
+        return pd.DataFrame()
+    ok, _ = ok_records(store.load())
+    ok = ok[ok["algorithm"] == "recon"] if len(ok) else ok
+    return curve_stats(ok) if len(ok) else pd.DataFrame()
 
 
 def report_runtime(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> None:

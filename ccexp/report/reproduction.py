@@ -20,6 +20,7 @@ regression of the code, not of the paper.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -38,7 +39,6 @@ from .common import (
     REPRODUCED,
     STATUSES,
     TOLERANCE_RULE,
-    WITHIN,
     WITHIN_TOLERANCE,
     experiments_dir,
     fmt_number,
@@ -345,10 +345,12 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
+        """The gate passes: every gated row meets its pin, no experiment is missing, at least one row decided."""
         return not len(self.failures) and not self.problems and self.decided > 0
 
     @property
-    def skipped(self) -> list[str]:  # the former name: nothing is skipped silently any more
+    def skipped(self) -> list[str]:
+        """The former name of :attr:`problems` (nothing is skipped silently any more)."""
         return self.problems
 
 
@@ -441,8 +443,6 @@ def check_summary(result: CheckResult) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m ccexp.report.reproduction [--results DIR]``: the page from the reports already written."""
-    import argparse
-
     parser = argparse.ArgumentParser(prog="python -m ccexp.report.reproduction", description=main.__doc__)
     parser.add_argument("--results", default="results", help="results folder (default: results)")
     parser.add_argument("--scale", default=None, help="scale folder to read (default: paper when present)")

@@ -78,6 +78,14 @@ class ResultStore:
     def _part_files(self) -> list[Path]:
         return sorted(self.parts_dir.glob("part-*.parquet")) if self.parts_dir.exists() else []
 
+    def has_records(self) -> bool:
+        """Whether the folder holds any records: the consolidated file or parts not yet consolidated.
+
+        A report can be drawn while a sweep still runs, from its parts; this
+        says whether there is anything to draw without reading the files.
+        """
+        return self.records_path.exists() or bool(self._part_files())
+
     def _read(self, path: Path) -> pd.DataFrame | None:
         """``path`` as a frame; None if it vanished; moved aside as ``*.corrupt`` if unreadable."""
         try:

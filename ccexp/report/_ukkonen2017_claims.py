@@ -1,0 +1,347 @@
+"""Ukkonen (2017), Experiment 1: the paper's qualitative claims (Figure 2's text, Table I) as checks.
+
+Each checker reads a :class:`~ccexp.report._ukkonen2017_cells.Context` and
+returns ``(holds, note)``: ``holds`` None when the claim cannot be
+evaluated on these records; the note states the threshold that reads the
+paper's word and the numbers observed.  :data:`CLAIMS` maps reference.csv's
+quantity to its checker.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+
+from ._ukkonen2017_cells import (
+    ARI_TIE,
+    CC_METHODS,
+    EMBEDDINGS,
+    TABLE1_A,
+    TABLE1_ALGORITHMS,
+    TABLE1_B,
+    TABLE1_K,
+    Context,
+    display,
+)
+from .tables import fmt_number
+
+# Thresholds that turn the paper's qualitative claims into checks.
+NEAR_PERFECT = 0.95  # "(almost) perfectly", "very well", "near-perfect"
+REASONABLE = 0.5  # "reasonable results"
+DIFFICULT = 0.5  # "difficulties reconstructing"
+NOISE_RANGE = 0.05  # "more or less unaffected by noise": max - min over b
+CLOSE_SECOND = 0.1  # "close second": at most this much below Ls-AD-VC
+WORKS_WELL = 0.8  # "works very well" (t-STE at b=0)
+RAPID_DROP = 0.2  # "rapidly decreases": ARI lost from b=0 to the largest b
+
+
+# (holds, note); holds is None when the claim could not be evaluated here.
+ClaimResult = tuple[bool | None, str]
+
+
+def _missing(what: str) -> ClaimResult:
+    return None, f"{what} not in this scale's grid"
+
+
+def _need(ctx: Context, *algorithms: str) -> ClaimResult | None:
+    absent = [a for a in algorithms if a not in ctx.algorithms]
+    return (None, f"{', '.join(absent)} not in the records") if absent else None
+
+
+def _claim_exact_k_at_a1(ctx: Context, alg: str = "ls_ad_vc") -> ClaimResult:
+    if (r := _need(ctx, alg)) is not None:
+        return r
+    if 1.0 not in ctx.as_:
+        return _missing("a = 1")
+    cells = [(k, b, ctx.value(alg, k, 1.0, b, "n_clusters_mean")) for k in ctx.ks for b in ctx.bs]
+    cells = [c for c in cells if not math.isnan(c[2])]
+    off = [f"k={k}, b={fmt_number(b)}: {fmt_number(n)}" for k, b, n in cells if abs(n - k) > 1e-9]
+    note = f"mean n_clusters == k in every (k, b) cell at a=1 ({len(cells) - len(off)}/{len(cells)} cells)"
+    return not off, note + (f"; off: {'; '.join(off)}" if off else "")
+
+
+def _claim_ari_near1(ctx: Context, alg: str, k: int = 4, b: float = 0.2, a_min: float = 0.05) -> ClaimResult:
+    if (r := _need(ctx, alg)) is not None:
+        return r
+    vals = [(a, ctx.value(alg, k, a, b)) for a in ctx.as_ if a >= a_min - 1e-12]
+    vals = [(a, v) for a, v in vals if not math.isnan(v)]
+    if not vals:
+        return _missing(f"k = {k}, b = {fmt_number(b)}, a >= {fmt_number(a_min)}")
+    worst = min(vals, key=lambda t: t[1])
+    return worst[1] >= NEAR_PERFECT, (
+        f"threshold: mean ARI >= {NEAR_PERFECT} for every a >= {fmt_number(a_min)} at k={k}, b={fmt_number(b)}; "
+        f"lowest {fmt_number(worst[1], 3)} at a={fmt_number(worst[0], 3)} ({len(vals)} a values)")
+
+
+def _claim_struggle_small_a(ctx: Context) -> ClaimResult:
+    b = 0.2
+    small = [a for a in ctx.as_ if a <= 0.01 + 1e-12]
+    big_k = [k for k in ctx.ks if k >= 8]
+    if b not in ctx.bs or not small or not big_k:
+        return _missing("b = 0.2 with a <= 0.01 and k >= 8")
+    def best(algorithms):
+        vals = [(alg, k, a, ctx.value(alg, k, a, b)) for alg in algorithms for k in big_k for a in small]
+        vals = [v for v in vals if not math.isnan(v[3])]
+        return max(vals, key=lambda t: t[3]) if vals else None
+
+    top = best(ctx.paper_algorithms)
+    if top is None:
+        return None, "none of the paper's algorithms in the records at b = 0.2, a <= 0.01, k >= 8"
+    note = (f"threshold: every algorithm of the paper present has mean ARI < {DIFFICULT} at b=0.2, a <= 0.01, "
+            f"k >= 8; best: {display(top[0])} {fmt_number(top[3], 3)} at k={top[1]}, a={fmt_number(top[2], 3)}")
+    if (x := best(ctx.extras)) is not None:
+        note += f"; not in the paper: {display(x[0])} reaches {fmt_number(x[3], 3)}"
+    return top[3] < DIFFICULT, note
+
+
+def _claim_reasonable_k8(ctx: Context) -> ClaimResult:
+    if (r := _need(ctx, "ls_ad_vc", "tste_dpmm")) is not None:
+        return r
+    b = 0.2
+    cells = [(alg, k, a, ctx.value(alg, k, a, b)) for alg in ("ls_ad_vc", "tste_dpmm")
+             for k in ctx.ks if k >= 8 for a in ctx.as_ if a >= 0.1 - 1e-12]
+    cells = [c for c in cells if not math.isnan(c[3])]
+    if not cells:
+        return _missing("b = 0.2, k >= 8, a >= 0.1")
+    worst = min(cells, key=lambda t: t[3])
+    return worst[3] >= REASONABLE, (
+        f"threshold: mean ARI >= {REASONABLE} for Ls-AD-VC and t-STE at b=0.2, k >= 8, a >= 0.1; "
+        f"lowest {display(worst[0])} {fmt_number(worst[3], 3)} at k={worst[1]}, a={fmt_number(worst[2], 3)}")
+
+
+def _best_at(ctx: Context, k, a, b) -> dict[str, float]:
+    """Mean ARI of the paper's algorithms present in one cell (absent ones left out)."""
+    vals = {alg: ctx.value(alg, k, a, b) for alg in ctx.paper_algorithms}
+    return {alg: v for alg, v in vals.items() if not math.isnan(v)}
+
+
+def _claim_tste_best_a001_b0(ctx: Context) -> ClaimResult:
+    if (r := _need(ctx, "tste_dpmm")) is not None:
+        return r
+    cells = {k: _best_at(ctx, k, 0.01, 0.0) for k in ctx.ks}
+    cells = {k: v for k, v in cells.items() if "tste_dpmm" in v}
+    if not cells:
+        return _missing("a = 0.01, b = 0")
+    lost = [k for k, v in cells.items() if v["tste_dpmm"] < max(v.values()) - 1e-9]
+    return not lost, ("threshold: t-STE has the highest mean ARI (ties allowed) at a=0.01, b=0 for every k"
+                      + (f"; not the best at k = {', '.join(map(str, lost))}" if lost else ""))
+
+
+def _claim_cc_beats_embeddings(ctx: Context) -> ClaimResult:
+    emb = [e for e in EMBEDDINGS if e in ctx.algorithms]
+    if "ls_ad_vc" not in ctx.algorithms or not emb:
+        return None, "needs ls_ad_vc and an embedding method (tste_dpmm, crowdclust_dpmm) in the records"
+    noisy = [b for b in ctx.bs if b > 0]
+    if 0.01 not in ctx.as_ or not noisy:
+        return _missing("a = 0.01 with b > 0")
+    fails, others = [], []
+    for b in noisy:
+        mean = {alg: np.nanmean([ctx.value(alg, k, 0.01, b) for k in ctx.ks]) for alg in ctx.algorithms}
+        for e in emb:
+            if not mean["ls_ad_vc"] > mean[e]:
+                fails.append(f"b={fmt_number(b)}: Ls-AD-VC {fmt_number(mean['ls_ad_vc'], 3)} vs {display(e)} "
+                             f"{fmt_number(mean[e], 3)}")
+            for c in CC_METHODS:
+                if c != "ls_ad_vc" and c in mean and not mean[c] > mean[e]:
+                    others.append(f"{display(c)} <= {display(e)} at b={fmt_number(b)}")
+    note = ("threshold: at a=0.01 and each b > 0, Ls-AD-VC's mean ARI averaged over k exceeds each embedding "
+            "method's")
+    if fails:
+        note += "; fails: " + "; ".join(fails)
+    note += "; other CC methods: " + ("; ".join(others) if others else "also ahead")
+    return not fails, note
+
+
+def _claim_best_small_k(ctx: Context) -> ClaimResult:
+    if (r := _need(ctx, "ls_ad_vc")) is not None:
+        return r
+    cells = [(k, b) for k in ctx.ks if k <= 4 for b in ctx.bs if b > 0]
+    if 0.01 not in ctx.as_ or not cells:
+        return _missing("a = 0.01 with k <= 4 and b > 0")
+    lost = []
+    for k, b in cells:
+        v = _best_at(ctx, k, 0.01, b)
+        if "ls_ad_vc" in v and v["ls_ad_vc"] < max(v.values()) - 1e-9:
+            best = max(v, key=v.get)
+            lost.append(f"k={k}, b={fmt_number(b)}: {display(best)} {fmt_number(v[best], 3)} > "
+                        f"{fmt_number(v['ls_ad_vc'], 3)}")
+    others = [display(a) for a in ctx.paper_algorithms if a != "ls_ad_vc"]
+    return not lost, ("threshold: Ls-AD-VC has the highest mean ARI (ties allowed) at a=0.01 for every k <= 4, "
+                      f"b > 0 ({len(cells)} cells; compared with {', '.join(others) or 'nothing'})"
+                      + (f"; not best: {'; '.join(lost)}" if lost else ""))
+
+
+def _claim_unaffected_by_noise(ctx: Context) -> ClaimResult:
+    if (r := _need(ctx, "ls_ad_vc")) is not None:
+        return r
+    k = 8
+    ranges = []
+    for a in ctx.as_:
+        if a < 0.1 - 1e-12:
+            continue
+        v = [ctx.value("ls_ad_vc", k, a, b) for b in ctx.bs]
+        v = [x for x in v if not math.isnan(x)]
+        if len(v) >= 2:
+            ranges.append((a, max(v) - min(v)))
+    if not ranges:
+        return _missing("k = 8, a >= 0.1 with two or more b values")
+    worst = max(ranges, key=lambda t: t[1])
+    return worst[1] <= NOISE_RANGE + 1e-12, (
+        f"threshold: for each a >= 0.1 at k=8, max - min of mean ARI over b <= {NOISE_RANGE}; "
+        f"largest range {fmt_number(worst[1], 3)} at a={fmt_number(worst[0], 3)}")
+
+
+def _claim_tste_close_second(ctx: Context) -> ClaimResult:
+    if (r := _need(ctx, "ls_ad_vc", "tste_dpmm")) is not None:
+        return r
+    gaps = [(a, b, ctx.value("ls_ad_vc", 8, a, b) - ctx.value("tste_dpmm", 8, a, b))
+            for a in ctx.as_ if a >= 0.1 - 1e-12 for b in ctx.bs]
+    gaps = [g for g in gaps if not math.isnan(g[2])]
+    if not gaps:
+        return _missing("k = 8, a >= 0.1")
+    worst = max(gaps, key=lambda t: t[2])
+    return worst[2] <= CLOSE_SECOND, (
+        f"threshold: t-STE's mean ARI at most {CLOSE_SECOND} below Ls-AD-VC's at k=8, a >= 0.1, every b; "
+        f"largest gap {fmt_number(worst[2], 3)} at a={fmt_number(worst[0], 3)}, b={fmt_number(worst[1])}")
+
+
+def _claim_tste_degrades(ctx: Context) -> ClaimResult:
+    if (r := _need(ctx, "tste_dpmm")) is not None:
+        return r
+    noisy = [b for b in ctx.bs if b > 0]
+    if 0.0 not in ctx.bs or not noisy:
+        return _missing("b = 0 and b > 0")
+    v0, v1 = ctx.value("tste_dpmm", 8, 0.01, 0.0), ctx.value("tste_dpmm", 8, 0.01, max(noisy))
+    if math.isnan(v0) or math.isnan(v1):
+        return _missing("k = 8, a = 0.01")
+    return v0 >= WORKS_WELL and v0 - v1 >= RAPID_DROP, (
+        f"threshold: t-STE mean ARI >= {WORKS_WELL} at b=0 and at least {RAPID_DROP} lower at b="
+        f"{fmt_number(max(noisy))} (k=8, a=0.01); observed {fmt_number(v0, 3)} -> {fmt_number(v1, 3)}")
+
+
+def _claim_underestimate(ctx: Context) -> ClaimResult:
+    below = above = exact = 0
+    algorithms = [a for a in ctx.algorithms if a in TABLE1_ALGORITHMS]
+    for alg in algorithms:
+        for a in TABLE1_A:
+            for k in TABLE1_K:
+                for b in TABLE1_B:
+                    n = ctx.value(alg, k, a, b, "n_clusters_mean")
+                    if math.isnan(n):
+                        continue
+                    if n < k - 1e-9:
+                        below += 1
+                    elif n > k + 1e-9:
+                        above += 1
+                    else:
+                        exact += 1
+    if below + above + exact == 0:
+        return None, "no Table I algorithm (Ls-AD-VC, Ls-EQ-VC, CrowdClust, t-STE) or cell in the records"
+    return below > above, (
+        f"threshold: more Table I cells ({', '.join(display(a) for a in algorithms)}) with mean n_clusters < k "
+        f"than > k; "
+        f"below {below}, above {above}, exactly k {exact}")
+
+
+def _claim_good_large_a(ctx: Context) -> ClaimResult:
+    if (r := _need(ctx, "ls_ad_vc")) is not None:
+        return r
+    large = [a for a in ctx.as_ if a >= 0.5 - 1e-12]
+    if not large:
+        return _missing("a in {0.5, 1}")
+    cells = [(k, a, b, ctx.value("ls_ad_vc", k, a, b)) for k in ctx.ks for a in large for b in ctx.bs]
+    cells = [c for c in cells if not math.isnan(c[3])]
+    worst = min(cells, key=lambda t: t[3])
+    return worst[3] >= NEAR_PERFECT, (
+        f"threshold: mean ARI >= {NEAR_PERFECT} for a in {{{', '.join(fmt_number(a) for a in large)}}}, every k "
+        f"and b; lowest {fmt_number(worst[3], 3)} at k={worst[0]}, a={fmt_number(worst[1])}, b={fmt_number(worst[2])}")
+
+
+def _claim_beats_tste_small_a(ctx: Context) -> ClaimResult:
+    if (r := _need(ctx, "ls_ad_vc", "tste_dpmm")) is not None:
+        return r
+    b = max(ctx.bs) if ctx.bs else math.nan
+    cells = [(k, a) for k in ctx.ks if k <= 4 for a in ctx.as_ if a <= 0.02 + 1e-12]
+    if not cells or b <= 0:
+        return _missing("b > 0 with k <= 4 and a <= 0.02")
+    diffs = [ctx.value("ls_ad_vc", k, a, b) - ctx.value("tste_dpmm", k, a, b) for k, a in cells]
+    diffs = [d for d in diffs if not math.isnan(d)]
+    # "outperform": strictly higher; a tie is not a win (the paper does not say "at least as good")
+    wins = sum(d > ARI_TIE for d in diffs)
+    return wins * 2 > len(diffs), (
+        f"threshold ('tends to outperform'): Ls-AD-VC's mean ARI > t-STE's (a tie is not a win) in more than half of the cells k <= 4, a <= 0.02, "
+        f"b={fmt_number(b)}; {wins}/{len(diffs)} cells")
+
+
+def _claim_struggle_grows_with_k(ctx: Context) -> ClaimResult:
+    """'This is especially true as the number of clusters in f* increases' (small a, b = 0.2)."""
+    b, ks = 0.2, [k for k in ctx.ks if k in (4, 8, 16)]
+    small = [a for a in ctx.as_ if a <= 0.01 + 1e-12]
+    if b not in ctx.bs or not small or len(ks) < 2:
+        return _missing("b = 0.2 with a <= 0.01 and two of k = 4, 8, 16")
+    rows, fails = [], []
+    for alg in ctx.paper_algorithms:
+        curve = [float(np.nanmean([ctx.value(alg, k, a, b) for a in small])) for k in ks]
+        if any(math.isnan(v) for v in curve):
+            continue
+        rows.append(f"{display(alg)} {' > '.join(fmt_number(v, 3) for v in curve)}")
+        if not all(hi > lo + ARI_TIE for hi, lo in zip(curve, curve[1:])):
+            fails.append(display(alg))
+    if not rows:
+        return None, "none of the paper's algorithms in the records at b = 0.2, a <= 0.01"
+    return not fails, (f"threshold: every algorithm of the paper present has a strictly lower mean ARI (averaged over "
+                       f"a <= 0.01) at each larger k of {', '.join(map(str, ks))} (b=0.2); " + "; ".join(rows)
+                       + (f"; not decreasing: {', '.join(fails)}" if fails else ""))
+
+
+def _claim_tste_not_bad(ctx: Context) -> ClaimResult:
+    """'while t-STE does not do bad either' (k = 4, a >= 0.05, b = 0.2)."""
+    if (r := _need(ctx, "tste_dpmm")) is not None:
+        return r
+    vals = [(a, ctx.value("tste_dpmm", 4, a, 0.2)) for a in ctx.as_ if a >= 0.05 - 1e-12]
+    vals = [(a, v) for a, v in vals if not math.isnan(v)]
+    if not vals:
+        return _missing("k = 4, b = 0.2, a >= 0.05")
+    worst = min(vals, key=lambda t: t[1])
+    return worst[1] >= REASONABLE, (
+        f"threshold ('does not do bad': the 'reasonable results' bar of the next sentence): t-STE's mean ARI >= "
+        f"{REASONABLE} for every a >= 0.05 at k=4, b=0.2; lowest {fmt_number(worst[1], 3)} at a={fmt_number(worst[0], 3)}")
+
+
+def _claim_hard_large_k(ctx: Context) -> ClaimResult:
+    """'For a large number of clusters (say, k >= 8), the problem is very hard for all methods' (a = 0.01)."""
+    cells = [(k, b) for k in ctx.ks if k >= 8 for b in ctx.bs]
+    if 0.01 not in ctx.as_ or not cells:
+        return _missing("a = 0.01 with k >= 8")
+    vals = [(alg, k, b, ctx.value(alg, k, 0.01, b)) for alg in ctx.paper_algorithms for k, b in cells]
+    vals = [v for v in vals if not math.isnan(v[3])]
+    if not vals:
+        return None, "none of the paper's algorithms in the records at a = 0.01, k >= 8"
+    best = max(vals, key=lambda t: t[3])
+    return best[3] < DIFFICULT, (
+        f"threshold ('very hard for all methods'): every algorithm of the paper present has mean ARI < {DIFFICULT} at "
+        f"a=0.01, every k >= 8 and every b (the stronger reading: b = 0 included); best: {display(best[0])} "
+        f"{fmt_number(best[3], 3)} at k={best[1]}, b={fmt_number(best[2])}")
+
+
+CLAIMS: dict[str, Callable[[Context], ClaimResult]] = {
+    "claim_ls_ad_vc_exact_k_at_a1": _claim_exact_k_at_a1,
+    "claim_all_algorithms_struggle_small_a_b0.2": _claim_struggle_small_a,
+    "claim_ls_ad_vc_ari_near1_k4_a_ge_0.05_b0.2": lambda c: _claim_ari_near1(c, "ls_ad_vc"),
+    "claim_crowdclust_ari_near1_k4_a_ge_0.05_b0.2": lambda c: _claim_ari_near1(c, "crowdclust_dpmm"),
+    "claim_ls_ad_vc_tste_reasonable_k_ge_8_a_ge_0.1_b0.2": _claim_reasonable_k8,
+    "claim_tste_best_a0.01_b0": _claim_tste_best_a001_b0,
+    "claim_cc_methods_beat_embeddings_a0.01_with_noise": _claim_cc_beats_embeddings,
+    "claim_ls_ad_vc_best_small_k_a0.01": _claim_best_small_k,
+    "claim_ls_ad_vc_unaffected_by_noise_a_ge_0.1_k8": _claim_unaffected_by_noise,
+    "claim_tste_close_second_noise_a_ge_0.1_k8": _claim_tste_close_second,
+    "claim_tste_degrades_with_noise_a0.01_k8": _claim_tste_degrades,
+    "claim_underestimate_k": _claim_underestimate,
+    "claim_ls_ad_vc_good_large_a_any_b": _claim_good_large_a,
+    "claim_ls_ad_vc_beats_tste_small_a_high_b_small_k": _claim_beats_tste_small_a,
+    "claim_struggle_grows_with_k_small_a_b0.2": _claim_struggle_grows_with_k,
+    "claim_tste_not_bad_k4_a_ge_0.05_b0.2": _claim_tste_not_bad,
+    "claim_all_hard_k_ge_8_a0.01": _claim_hard_large_k,
+}
