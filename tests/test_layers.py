@@ -72,39 +72,6 @@ LAZY_IMPORTS: dict[str, str] = {
     "scikit_posthocs": "the extra of the cross-supervision report (issue 15, helper 'cross')",
 }
 
-#: Violations in ccexp/report at main 1db96ab, which the helper 'verdicts2' removes on its
-#: branch (issue 16: the report package is theirs this session).  The test ignores exactly
-#: these and fails when one of them is gone, so that the list is deleted at the merge.
-PENDING_REPORT: frozenset[tuple[str, str, str]] = frozenset({
-    ("function-import", "ccexp.report", "ccexp.runner.config"),
-    ("function-import", "ccexp.report", "ccexp.runner.layout"),
-    ("function-import", "ccexp.report", "ccexp.runner.store"),
-    ("function-import", "ccexp.report.__main__", "ccexp.report"),
-    ("function-import", "ccexp.report.__main__", "ccexp.report.reproduction"),
-    ("function-import", "ccexp.report.__main__", "ccexp.runner.layout"),
-    ("function-import", "ccexp.report.__main__", "importlib"),
-    ("function-import", "ccexp.report._aronsson2024_authors", "ccexp.data.files"),
-    ("function-import", "ccexp.report._aronsson2024_authors", "ccexp.report.aronsson2024"),
-    ("function-import", "ccexp.report._aronsson2024_authors", "ccexp.report.common"),
-    ("function-import", "ccexp.report._aronsson2024_authors", "matplotlib.figure"),
-    ("function-import", "ccexp.report._ukkonen2017_exp2", "ccexp.data"),
-    ("function-import", "ccexp.report._ukkonen2017_exp2", "ccexp.report.ukkonen2017"),
-    ("function-import", "ccexp.report.aronsson2024", "ccexp.runner.store"),
-    ("function-import", "ccexp.report.aronsson2024", "matplotlib.figure"),
-    ("function-import", "ccexp.report.common", "ccexp"),
-    ("function-import", "ccexp.report.common", "numpy"),
-    ("function-import", "ccexp.report.common", "re"),
-    ("function-import", "ccexp.report.gionis2007", "ccexp.algorithms"),
-    ("function-import", "ccexp.report.gionis2007", "ccexp.metrics"),
-    ("function-import", "ccexp.report.gionis2007", "ccexp.objectives"),
-    ("function-import", "ccexp.report.gionis2007", "ccexp.runner.config"),
-    ("function-import", "ccexp.report.gionis2007", "ccexp.runner.execute"),
-    ("function-import", "ccexp.report.reproduction", "argparse"),
-    ("function-import", "ccexp.report.ukkonen2017", "scipy.stats"),
-    ("function-import", "ccexp.report.ukkonen2017", "seaborn"),
-})
-
-
 @dataclass(frozen=True)
 class Violation:
     rule: str  # "layer", "independent", "oracles-algorithms", "private", "function-import", "unassigned"
@@ -233,20 +200,13 @@ def violations():
 
 
 def _open(violations, rule):
-    return [v for v in violations if v.rule == rule and (v.rule, v.module, v.target) not in PENDING_REPORT]
+    return [v for v in violations if v.rule == rule]
 
 
 @pytest.mark.parametrize("rule", ["unassigned", "layer", "independent", "oracles-algorithms", "private", "function-import"])
 def test_ccexp_keeps_the_rule(violations, rule):
     bad = _open(violations, rule)
     assert not bad, f"{len(bad)} violation(s) of the {rule!r} rule:\n" + "\n".join(map(str, bad))
-
-
-def test_pending_report_entries_still_exist(violations):
-    # once the report package's own fix is merged, its entries must go from PENDING_REPORT
-    seen = {(v.rule, v.module, v.target) for v in violations}
-    gone = sorted(PENDING_REPORT - seen)
-    assert not gone, "fixed, so delete from PENDING_REPORT: " + ", ".join(map(str, gone))
 
 
 def test_every_group_holds_a_module():
