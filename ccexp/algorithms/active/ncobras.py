@@ -40,6 +40,7 @@ import math
 import numpy as np
 
 from ..._validation import check_positive_int, check_probability
+from ...cc.union_find import UnionFind
 from ...registry import ALGORITHMS
 from .cobras import COBRAS, _CobrasRun, _Stop
 
@@ -50,16 +51,14 @@ class _NCobrasRun(_CobrasRun):
         self.flip = gamma / 2.0  # probability that an answer's sign is wrong
         self.confidence = confidence
         self.max_requeries = max_requeries
-        self.parent = np.arange(self.n)  # union-find over accepted must-links
+        self.must_links = UnionFind(self.n)  # the accepted must-links
         self.cl_pairs: list[tuple[int, int]] = []
         self.n_requeries = 0
         self.n_inconsistent = 0
 
     def find(self, u: int) -> int:
-        while self.parent[u] != u:
-            self.parent[u] = self.parent[self.parent[u]]
-            u = int(self.parent[u])
-        return u
+        """The representative of ``u``'s must-link component."""
+        return self.must_links.find(u)
 
     def inconsistent(self, u: int, v: int, must_link: bool) -> bool:
         """Would this constraint close a cycle with exactly one cannot-link?"""
@@ -110,7 +109,7 @@ class _NCobrasRun(_CobrasRun):
         value = float(np.mean(chosen)) if chosen else (1.0 if sign else -1.0)
         self.answers[key] = value
         if value > 0:
-            self.parent[self.find(key[0])] = self.find(key[1])
+            self.must_links.union(key[0], key[1])
         else:
             self.cl[key[0], key[1]] = self.cl[key[1], key[0]] = True
             self.cl_pairs.append(key)

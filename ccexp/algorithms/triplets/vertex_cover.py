@@ -47,17 +47,6 @@ class PairLists:
         indptr, members = K.group_by_key(keys, 2 * n_pairs)
         return cls(keys, indptr, members, n_pairs)
 
-    def uncovered_counts(self, covered: np.ndarray) -> np.ndarray:
-        """Uncovered triplets per key, shape ``(n_pairs, 2)`` (together, apart)."""
-        alive = ~covered[self.members]
-        counts = np.add.reduceat(alive.astype(np.int64), self.indptr[:-1]) if len(alive) else None
-        sizes = np.diff(self.indptr)
-        out = np.zeros(2 * self.n_pairs, dtype=np.int64)
-        if counts is not None:
-            nz = sizes > 0
-            out[nz] = counts[nz]
-        return out.reshape(self.n_pairs, 2)
-
 
 def triplet_vertex_cover(triplets: np.ndarray, n_items: int, remove_redundant: bool = True):
     """Cover of the constraint graph by Approx-VC plus redundancy removal.
