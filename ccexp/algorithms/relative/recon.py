@@ -19,7 +19,7 @@ import numpy as np
 from ..._validation import as_index_array, check_features, check_positive_int, unknown_name_error
 from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
-from . import _kernels as K
+from ._agglomerate import recon_agglomerate
 from .cut import cut_hierarchy
 from .hierarchy import greedy_consistent_subset, is_consistent, partition_violations
 from .svm_metric import SVMMetric
@@ -81,7 +81,7 @@ def constrained_linkage(X: np.ndarray, R: np.ndarray, check_compatibility: bool 
     if compatibility_test not in COMPATIBILITY_TESTS:
         raise unknown_name_error("compatibility_test", compatibility_test, COMPATIBILITY_TESTS)
     mode = COMPATIBILITY_TESTS.index(compatibility_test)
-    Z, n_merges, c = K.recon_agglomerate(X, R, indptr, con, bool(check_compatibility), mode)
+    Z, n_merges, c = recon_agglomerate(X, R, indptr, con, bool(check_compatibility), mode)
     names = ("candidates", "forbidden", "compatibility_tests", "incompatible", "rescans", "test_levels",
              "test_constraint_visits", "disagreements")
     return Z, int(n_merges), dict(zip(names, (int(v) for v in c)))
