@@ -9,7 +9,6 @@ half-open interval ``[min rank, max rank)`` of its two points.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 # A split must improve the Gini impurity by more than this to count as a gain

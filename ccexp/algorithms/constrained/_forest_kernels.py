@@ -33,12 +33,25 @@ swaps ``filter_root_constraints`` for the scan) reads one namespace.
 
 from __future__ import annotations
 
-from ._forest_root_filter import (  # noqa: F401
+__all__ = [
+    "draw_tree_sample",
+    "local_pairs",
+    "grow_tree",
+    "apply_tree",
+    "accumulate_same_leaf",
+    "filter_root_constraints",
+    "filter_root_constraints_scan",
+    "_filter_root",
+    "_root_cut_fast",
+    "_sparse_argmax_table",
+]
+
+from ._forest_root_filter import (
     _filter_root,
     _root_cut_fast,
     _sparse_argmax_table,
     filter_root_constraints,
     filter_root_constraints_scan,
 )
-from ._forest_sample import draw_tree_sample, local_pairs  # noqa: F401
-from ._forest_tree import accumulate_same_leaf, apply_tree, grow_tree  # noqa: F401
+from ._forest_sample import draw_tree_sample, local_pairs
+from ._forest_tree import accumulate_same_leaf, apply_tree, grow_tree

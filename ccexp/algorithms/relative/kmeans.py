@@ -16,9 +16,9 @@ from threadpoolctl import threadpool_limits
 
 from ..._validation import as_index_array, check_features, check_positive_int
 from ...registry import ALGORITHMS
+from .._n_clusters import n_clusters_of
 from ..base import ProblemEstimator
 from .hierarchy import partition_violations
-from .recon import _n_clusters
 from .svm_metric import SVMMetric
 
 
@@ -59,7 +59,7 @@ class KMeansBaseline(ProblemEstimator):
     def fit_problem(self, problem):
         X = problem.require("X", type(self).__name__)
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
-        return self._fit(X, R, _n_clusters(self, problem))
+        return self._fit(X, R, n_clusters_of(self, problem))
 
     def _fit(self, X, R, k):
         k = check_positive_int(k, "n_clusters")

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..._validation import as_index_array, check_features, check_positive_int, unknown_name_error
 from ...registry import ALGORITHMS
+from .._n_clusters import n_clusters_of
 from ..base import ProblemEstimator
 from ._agglomerate import recon_agglomerate
 from .cut import cut_hierarchy
@@ -95,16 +96,6 @@ def _branch_threshold(min_branch_size, n: int, k: int) -> int:
     if isinstance(min_branch_size, numbers.Integral) and not isinstance(min_branch_size, bool):
         return check_positive_int(min_branch_size, "min_branch_size")
     raise ValueError(f"min_branch_size must be 'auto' or an integer >= 1, got {min_branch_size!r}")
-
-
-def _n_clusters(est, problem) -> int:
-    k = est.n_clusters if est.n_clusters is not None else problem.meta.get("n_clusters")
-    if k is None:
-        raise ValueError(
-            f"{type(est).__name__} needs n_clusters: set the parameter or use an oracle that "
-            "states it in problem.meta['n_clusters']"
-        )
-    return check_positive_int(k, "n_clusters")
 
 
 class _HierarchyEstimator(ProblemEstimator):
@@ -261,7 +252,7 @@ class ReCon(_HierarchyEstimator):
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
         if self.on_inconsistent not in ("greedy", "raise"):
             raise unknown_name_error("on_inconsistent rule", self.on_inconsistent, ("greedy", "raise"))
-        return self._fit(X, R, _n_clusters(self, problem), use_constraints=True)
+        return self._fit(X, R, n_clusters_of(self, problem), use_constraints=True)
 
 
 @ALGORITHMS.register("hierarchical")
@@ -302,7 +293,7 @@ class Hierarchical(_HierarchyEstimator):
     def fit_problem(self, problem):
         X = problem.require("X", type(self).__name__)
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
-        return self._fit(X, R, _n_clusters(self, problem), use_constraints=False)
+        return self._fit(X, R, n_clusters_of(self, problem), use_constraints=False)
 
     @classmethod
     def warmup(cls) -> None:
