@@ -50,6 +50,18 @@ class ProblemEstimator(ClusterMixin, BaseEstimator):
                 setattr(cls, name, _checks_random_state(method))
 
     def fit_problem(self, problem):  # pragma: no cover - overridden
+        """Fit on a :class:`~ccexp.problem.Problem`, reading its :attr:`supervision` field.
+
+        Parameters
+        ----------
+        problem : Problem
+            The instance: features and/or the supervision the estimator reads.
+
+        Returns
+        -------
+        self
+            Fitted, with ``labels_``.
+        """
         raise NotImplementedError
 
     @classmethod

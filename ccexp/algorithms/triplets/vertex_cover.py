@@ -37,6 +37,21 @@ class PairLists:
 
     @classmethod
     def build(cls, triplets: np.ndarray, n_items: int) -> "PairLists":
+        """Group the three pair slots of the triplets by (pair, side) (Ukkonen 2017, Definition 1).
+
+        Parameters
+        ----------
+        triplets : int64 array (m, 3)
+            Validated triplets, outlier last.
+        n_items : int
+
+        Returns
+        -------
+        PairLists
+            Dense pair ids ``u * n + v`` while ``n^2`` is at most
+            ``_DENSE_PAIR_LIMIT``, else ids compressed with ``np.unique``
+            (memory O(|T|) rather than O(n^2)).
+        """
         keys = K.pair_keys(triplets, n_items)
         if n_items * n_items <= _DENSE_PAIR_LIMIT:
             n_pairs = n_items * n_items
