@@ -79,6 +79,13 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched,
     is in x and o[x] the latter whose pair is in x.  Every cluster that no
     triplet of u touches, and a new cluster, scores O.
 
+    Why not the shared :func:`ccexp.cc._kernels.cc_local_search_pass`: a
+    triplet is not an edge.  Its satisfaction depends on three labels at
+    once, so the gain of a move is not a sum of per-neighbour weights, and
+    the signed graph of a triplet set would count each triplet's pairs
+    independently (that is Ukkonen's approximation, ``triplet_approx``,
+    not Algorithm 2).
+
     Tie-breaking (``tie_first``; the estimators' ``tie_break`` parameter,
     whose default is "first"):
 
