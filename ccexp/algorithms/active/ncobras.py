@@ -56,18 +56,17 @@ class _NCobrasRun(_CobrasRun):
         self.n_requeries = 0
         self.n_inconsistent = 0
 
-    def find(self, u: int) -> int:
-        """The representative of ``u``'s must-link component."""
-        return self.must_links.find(u)
-
     def inconsistent(self, u: int, v: int, must_link: bool) -> bool:
         """Would this constraint close a cycle with exactly one cannot-link?"""
-        ru, rv = self.find(u), self.find(v)
+        # every item's must-link component from one kernel call: cheaper than
+        # a find per cannot-link, each crossing the Python/numba boundary
+        comp = self.must_links.labels()
+        ru, rv = comp[u], comp[v]
         if not must_link:
-            return ru == rv
+            return bool(ru == rv)
         if ru == rv:
             return False
-        return any({self.find(a), self.find(b)} == {ru, rv} for a, b in self.cl_pairs)
+        return any({comp[a], comp[b]} == {ru, rv} for a, b in self.cl_pairs)
 
     def _one(self, u: int, v: int) -> float:
         if self.n_queries >= self._next_record:

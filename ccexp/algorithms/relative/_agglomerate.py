@@ -165,13 +165,14 @@ def _merge(i, j, n_merges, Z, cl, cons, R, inc_ptr, inc_con):
     C = cl.C
     for f in range(C.shape[1]):
         C[keep, f] = (size[keep] * C[keep, f] + size[gone] * C[gone, f]) / tot
+    slot_of = cl.slot_of
     x = head[gone]
     while x >= 0:
-        cl.slot_of[x] = keep
+        slot_of[x] = keep
         x = nxt[x]
     nxt[tail[keep]] = head[gone]
     tail[keep] = tail[gone]
-    update_constraints(keep, gone, R, cons, inc_ptr, inc_con, head, nxt, cl.slot_of, cl.cnt)
+    update_constraints(keep, gone, R, cons, inc_ptr, inc_con, head, nxt, slot_of, cl.cnt)
     size[keep] = tot
     cl.alive[gone] = False
     cid[keep] = n + n_merges
@@ -181,11 +182,12 @@ def _merge(i, j, n_merges, Z, cl, cons, R, inc_ptr, inc_con):
 @njit(cache=True)
 def _update_queue(keep, cl, lq, hsize):
     """The merged cluster's distances; neighbours it came closer to lower their bound."""
-    n = cl.alive.shape[0]
+    alive, C = cl.alive, cl.C
+    n = alive.shape[0]
     D, rej, nn, mind, heap, pos = lq.D, lq.rej, lq.nn, lq.mind, lq.heap, lq.pos
     for k in range(n):
-        if cl.alive[k] and k != keep:
-            d = dist2(cl.C, keep, k)
+        if alive[k] and k != keep:
+            d = dist2(C, keep, k)
             D[keep, k] = d
             D[k, keep] = d
             rej[keep, k] = False
@@ -194,7 +196,7 @@ def _update_queue(keep, cl, lq, hsize):
                 mind[k] = d
                 nn[k] = keep
                 heap_up(heap, pos, mind, pos[k])
-    rescan(keep, D, cl.alive, rej, nn, mind)
+    rescan(keep, D, alive, rej, nn, mind)
     heap_update(heap, pos, mind, keep, hsize)
 
 
@@ -266,6 +268,7 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
     work = _new_compat_work(n, R.shape[0])
     lq = _new_queue(cl.C, cl.alive)
     D, rej, nn, mind, heap, pos = lq.D, lq.rej, lq.nn, lq.mind, lq.heap, lq.pos
+    alive, cnt, head, nxt, size = cl.alive, cl.cnt, cl.head, cl.nxt, cl.size
     counters = np.zeros(8, dtype=np.int64)
     Z = np.zeros((max(n - 1, 0), 4))
     tick = 1
@@ -278,15 +281,15 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
         if mind[i] == np.inf:
             break  # dead end: every remaining pair is rejected
         j = nn[i]
-        if j < 0 or not cl.alive[j] or rej[i, j] or D[i, j] != mind[i]:
+        if j < 0 or not alive[j] or rej[i, j] or D[i, j] != mind[i]:
             counters[4] += 1
-            rescan(i, D, cl.alive, rej, nn, mind)
+            rescan(i, D, alive, rej, nn, mind)
             heap_update(heap, pos, mind, i, hsize)
             continue
         counters[0] += 1
         ok = True
-        if cl.cnt[i] > 0 and cl.cnt[j] > 0:
-            if forbidden(i, j, cons, inc_ptr, inc_con, cl.head, cl.nxt, cl.size):
+        if cnt[i] > 0 and cnt[j] > 0:
+            if forbidden(i, j, cons, inc_ptr, inc_con, head, nxt, size):
                 counters[1] += 1
                 ok = False
             elif check_compatibility:
@@ -300,7 +303,7 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
             rej[i, j] = True
             rej[j, i] = True
             counters[4] += 1
-            rescan(i, D, cl.alive, rej, nn, mind)
+            rescan(i, D, alive, rej, nn, mind)
             heap_update(heap, pos, mind, i, hsize)
             continue
         Z[n_merges, 2] = np.sqrt(D[i, j])

@@ -48,16 +48,18 @@ def _peel(dropped, n_p, test, tst, nq, cons, inc, sc):
     can disconnect anything.  Returns the new queue length.
     """
     st = test.st
-    S_mark = sc.in_s
+    SA, SB = cons.a, cons.b
+    c_ptr, c_con = inc.c_ptr, inc.c_con
+    S_mark, tmark, qx, qy = sc.in_s, sc.tmark, sc.qx, sc.qy
     for t in range(n_p):
         S_mark[dropped[t]] = 0
     for t in range(n_p):
         v = dropped[t]
-        for p in range(inc.c_ptr[v], inc.c_ptr[v + 1]):
-            q = inc.c_con[p]
-            if sc.tmark[q] == tst and S_mark[cons.a[q]] == st and S_mark[cons.b[q]] == st:
-                sc.qx[nq] = cons.a[q]
-                sc.qy[nq] = cons.b[q]
+        for p in range(c_ptr[v], c_ptr[v + 1]):
+            q = c_con[p]
+            if tmark[q] == tst and S_mark[SA[q]] == st and S_mark[SB[q]] == st:
+                qx[nq] = SA[q]
+                qy[nq] = SB[q]
                 nq += 1
     return nq
 
@@ -76,7 +78,7 @@ def _level(members, n_mem, dropped, test, ust, cons, inc, luf, sc, counters):
     SA, SB, SC = cons.a, cons.b, cons.c
     adj_ptr, adj_con = inc.ab_ptr, inc.ab_con
     lparent, lsize, stamp = luf.parent, luf.size, luf.stamp
-    S_mark = sc.in_s
+    S_mark, tmark = sc.in_s, sc.tmark
     counters[5] += 1
     unions = 0
     if uf_union_stamped(lparent, lsize, stamp, ust, i, j):
@@ -89,7 +91,7 @@ def _level(members, n_mem, dropped, test, ust, cons, inc, luf, sc, counters):
                 continue
             counters[6] += 1
             if uf_union_stamped(lparent, lsize, stamp, ust, v, SB[q]):
-                sc.tmark[q] = ust
+                tmark[q] = ust
                 unions += 1
     if n_mem - unions == 1:
         return n_mem, 0
@@ -126,7 +128,7 @@ def _expand(v, marks, queue, tail, test, tst, cons, inc, sc, counters):
     i, j, st = test.i, test.j, test.st
     SA, SB, SC = cons.a, cons.b, cons.c
     adj_ptr, adj_con = inc.ab_ptr, inc.ab_con
-    S_mark, vis, pv, pe = sc.in_s, sc.vis, sc.pv, sc.pe
+    S_mark, vis, pv, pe, tmark = sc.in_s, sc.vis, sc.pv, sc.pe, sc.tmark
     for p in range(adj_ptr[v], adj_ptr[v + 1] + 1):
         if p < adj_ptr[v + 1]:
             q = adj_con[p]
@@ -146,9 +148,9 @@ def _expand(v, marks, queue, tail, test, tst, cons, inc, sc, counters):
             continue
         if vis[w] == other_side:
             if q >= 0:
-                sc.tmark[q] = tst
-            _mark_path(v, pv, pe, sc.tmark, tst)
-            _mark_path(w, pv, pe, sc.tmark, tst)
+                tmark[q] = tst
+            _mark_path(v, pv, pe, tmark, tst)
+            _mark_path(w, pv, pe, tmark, tst)
             return -1
         vis[w] = own
         pv[w] = v
@@ -168,26 +170,29 @@ def _first_level(test, comps, cons, sc, tick0):
     """
     st = test.st
     tst = tick0 + 1
+    m_ptr, m_list, t_ptr, t_list = comps.member_ptr, comps.members, comps.tree_ptr, comps.tree
+    SA, SB, SC = cons.a, cons.b, cons.c
+    S_mark, tmark, qx, qy = sc.in_s, sc.tmark, sc.qx, sc.qy
     ri = comps.comp[test.i]
     rj = comps.comp[test.j]
     n_s = 0
     nq = 0
     for r in (ri, rj):
-        for p in range(comps.member_ptr[r], comps.member_ptr[r + 1]):
-            sc.in_s[comps.members[p]] = st
-        n_s += comps.member_ptr[r + 1] - comps.member_ptr[r]
+        for p in range(m_ptr[r], m_ptr[r + 1]):
+            S_mark[m_list[p]] = st
+        n_s += m_ptr[r + 1] - m_ptr[r]
         if ri == rj:
             break
     if n_s <= 2:
         return n_s, nq
     # the spanning forest's edges in S make T; those whose c is outside S are deleted
     for r in (ri, rj):
-        for p in range(comps.tree_ptr[r], comps.tree_ptr[r + 1]):
-            q = comps.tree[p]
-            sc.tmark[q] = tst
-            if sc.in_s[cons.c[q]] != st:
-                sc.qx[nq] = cons.a[q]
-                sc.qy[nq] = cons.b[q]
+        for p in range(t_ptr[r], t_ptr[r + 1]):
+            q = t_list[p]
+            tmark[q] = tst
+            if S_mark[SC[q]] != st:
+                qx[nq] = SA[q]
+                qy[nq] = SB[q]
                 nq += 1
         if ri == rj:
             break
@@ -202,11 +207,11 @@ def _two_sided_search(x, y, sa, sb, test, tst, cons, inc, sc, counters):
     ran out first (its component is ``sc.qa[:n_c]``), 1 if ``y``'s did
     (``sc.qb[:n_c]``).
     """
-    qa, qb = sc.qa, sc.qb
-    sc.vis[x] = sa
-    sc.vis[y] = sb
-    sc.pv[x] = -1
-    sc.pv[y] = -1
+    qa, qb, vis, pv = sc.qa, sc.qb, sc.vis, sc.pv
+    vis[x] = sa
+    vis[y] = sb
+    pv[x] = -1
+    pv[y] = -1
     qa[0] = x
     qb[0] = y
     ha = 0
@@ -303,8 +308,7 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
     rj = comps.comp[j]
     if comps.n_comp[0] - (1 if ri != rj else 0) == 1:
         return False, tick0
-    S_mark = sc.in_s
-    vis = sc.vis
+    S_mark, vis, qa, qb, qx, qy = sc.in_s, sc.vis, sc.qa, sc.qb, sc.qx, sc.qy
     test = PeelTest(i, j, tick0)
     st = tick0
     tst = tick0 + 1
@@ -319,15 +323,15 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
             for t in range(n_alive):
                 v = slots[t]
                 if S_mark[v] == st:
-                    sc.qa[n_m] = v
+                    qa[n_m] = v
                     n_m += 1
             tst = tick
             tick += 1
-            n_s, nq = _level(sc.qa, n_m, sc.qb, test, tst, cons, inc, luf, sc, counters)
+            n_s, nq = _level(qa, n_m, qb, test, tst, cons, inc, luf, sc, counters)
             continue
         nq -= 1
-        x = sc.qx[nq]
-        y = sc.qy[nq]
+        x = qx[nq]
+        y = qy[nq]
         if S_mark[x] != st:
             if S_mark[y] != st:
                 continue
@@ -343,7 +347,7 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
         side, n_c = _two_sided_search(x, y, sa, sb, test, tst, cons, inc, sc, counters)
         if side < 0:
             continue
-        comp = sc.qa if side == 0 else sc.qb
+        comp = qa if side == 0 else qb
         mark = sa if side == 0 else sb
         if vis[i] == mark:
             # the component of i is all that can remain: drop the rest, rebuild T on it
@@ -353,7 +357,7 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
                     S_mark[v] = 0
             tst = tick
             tick += 1
-            n_s, nq = _level(comp, n_c, sc.qb if side == 0 else sc.qa, test, tst, cons, inc, luf, sc, counters)
+            n_s, nq = _level(comp, n_c, qb if side == 0 else qa, test, tst, cons, inc, luf, sc, counters)
         else:
             n_s -= n_c
             other_mark = sb if side == 0 else sa
@@ -362,8 +366,8 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
                 # the drop, which queues its edges that lose their c
                 _mark_path(i, sc.pv, sc.pe, sc.tmark, tst)
             else:
-                sc.qx[nq] = y if side == 0 else x
-                sc.qy[nq] = i
+                qx[nq] = y if side == 0 else x
+                qy[nq] = i
                 nq += 1
             nq = _peel(comp, n_c, test, tst, nq, cons, inc, sc)
     return n_s <= 2, tick

@@ -58,16 +58,17 @@ def forbidden(i, j, cons, inc_ptr, inc_con, head, nxt, size):
     -----
     Scans the constraints incident to the smaller cluster's items.
     """
+    SA, SB, SC, active = cons.a, cons.b, cons.c, cons.active
     s, t = (i, j) if size[i] <= size[j] else (j, i)
     x = head[s]
     while x >= 0:
         for p in range(inc_ptr[x], inc_ptr[x + 1]):
             q = inc_con[p]
-            if not cons.active[q]:
+            if not active[q]:
                 continue
-            sa = cons.a[q]
-            sb = cons.b[q]
-            sc = cons.c[q]
+            sa = SA[q]
+            sb = SB[q]
+            sc = SC[q]
             if sc == s and (sa == t or sb == t):
                 return True
             if sc == t and (sa == s or sb == s):
@@ -102,6 +103,7 @@ def update_constraints(keep, gone, R, cons, inc_ptr, inc_con, head, nxt, slot_of
     Scans only the absorbed (smaller) cluster's items: with union by size,
     O(n log n) relabellings in all.
     """
+    SA, SB, SC, active = cons.a, cons.b, cons.c, cons.active
     cnt[keep] += cnt[gone]
     cnt[gone] = 0
     if cnt[keep] > 0:
@@ -109,15 +111,15 @@ def update_constraints(keep, gone, R, cons, inc_ptr, inc_con, head, nxt, slot_of
         while x >= 0:
             for p in range(inc_ptr[x], inc_ptr[x + 1]):
                 q = inc_con[p]
-                if not cons.active[q]:
+                if not active[q]:
                     continue
-                cons.a[q] = slot_of[R[q, 0]]
-                cons.b[q] = slot_of[R[q, 1]]
-                cons.c[q] = slot_of[R[q, 2]]
-                if cons.a[q] == cons.b[q]:
-                    cons.active[q] = False
+                SA[q] = slot_of[R[q, 0]]
+                SB[q] = slot_of[R[q, 1]]
+                SC[q] = slot_of[R[q, 2]]
+                if SA[q] == SB[q]:
+                    active[q] = False
                     cnt[keep] -= 2
-                    cnt[cons.c[q]] -= 1
+                    cnt[SC[q]] -= 1
             x = nxt[x]
 
 
