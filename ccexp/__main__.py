@@ -42,6 +42,7 @@ OmegaConf.register_new_resolver("ccexp_help", _help, replace=True)
 
 
 def list_experiments() -> list[str]:
+    """The names of the experiments in ``conf/experiment/`` (one per figure or table reproduced), sorted."""
     folder = resources.files("ccexp.conf").joinpath("experiment")
     return sorted(p.name[: -len(".yaml")] for p in folder.iterdir() if p.name.endswith(".yaml"))
 

@@ -224,8 +224,8 @@ def test_fast_filter_equals_the_scan_at_the_papers_size(cl_rule):
         Xs, ws, cls, local = K.draw_tree_sample(X, X.min(0), X.max(0), n, seed)
         ml_t, _ = K.local_pairs(ml, local)
         cl_t, _ = K.local_pairs(cl, local)
-        fast = K._filter_root(Xs, ws, cls, ml_t, cl_t, 6, cl_rule, 500, 0.5, seed, True)
-        scan = K._filter_root(Xs, ws, cls, ml_t, cl_t, 6, cl_rule, 500, 0.5, seed, False)
+        fast = K._filter_root((Xs, ws, cls), ml_t, cl_t, 6, cl_rule, 500, 0.5, seed, True)
+        scan = K._filter_root((Xs, ws, cls), ml_t, cl_t, 6, cl_rule, 500, 0.5, seed, False)
         for a, b in zip(fast[:3], scan[:3]):
             np.testing.assert_array_equal(a, b)
         assert fast[4] == scan[4] == 500 * 6
@@ -268,7 +268,7 @@ def test_root_cut_fast_is_the_best_valid_cut_by_brute_force(seed, m, n_ml, n_cl,
     K._sparse_argmax_table(gains, table)
     log2 = np.array([0, 0] + [int(np.floor(np.log2(x))) for x in range(2, m + 1)], dtype=np.int64)
     bufs = [np.empty(len(subset) + 1, dtype=np.int64) for _ in range(4)]
-    p = K._root_cut_fast(gains, table, log2, rank, ml, cl, subset, len(subset), cl_rule, *bufs)
+    p = K._root_cut_fast((gains, table, log2), rank, ml, cl, subset, len(subset), cl_rule, tuple(bufs))
 
     def cuts(pair):  # cut positions that separate the pair
         a, b = sorted((rank[pair[0]], rank[pair[1]]))

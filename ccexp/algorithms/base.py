@@ -115,6 +115,18 @@ class ProblemEstimator(ClusterMixin, BaseEstimator):
                 setattr(cls, name, _validates_params(method))
 
     def fit_problem(self, problem):  # pragma: no cover - overridden
+        """Fit on a :class:`~ccexp.problem.Problem`, reading its :attr:`supervision` field.
+
+        Parameters
+        ----------
+        problem : Problem
+            The instance: features and/or the supervision the estimator reads.
+
+        Returns
+        -------
+        self
+            Fitted, with ``labels_``.
+        """
         raise NotImplementedError
 
     @classmethod

@@ -3,8 +3,9 @@
 Pure functions of arrays and scalars (DESIGN.md, "Numba cores"): no Python
 objects, no globals, no randomness drawn inside (the pivot order comes in as
 an array). The public wrappers in ``objective.py``, ``local_search.py``,
-``pivot.py`` and ``union_find.py`` validate input once; these kernels trust
-it. No ``fastmath``: costs must be reproducible to the bit.
+``pivot.py`` validate input once; these kernels trust it. The union-find
+kernels are in ``union_find.py`` and the relabelling in ``labels.py``. No
+``fastmath``: costs must be reproducible to the bit.
 
 The graph is a symmetric CSR adjacency (see :class:`ccexp.cc.SignedGraph`):
 row ``u`` is ``indices[indptr[u]:indptr[u+1]]`` with signed ``weights``.
@@ -152,78 +153,3 @@ def pivot_kernel(indptr, indices, weights, order):
                 labels[v] = k
         k += 1
     return labels
-
-
-@njit(cache=True)
-def uf_find(parent, x):
-    """Root of ``x``, with path halving (every visited node skips to its grandparent)."""
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
-
-
-@njit(cache=True)
-def uf_union(parent, rank, a, b):
-    """Merge the sets of ``a`` and ``b`` by rank; return True if they were distinct.
-
-    With path halving in :func:`uf_find`, a sequence of m operations costs
-    O(m alpha(n)) (Tarjan and van Leeuwen 1984).
-    """
-    ra = uf_find(parent, a)
-    rb = uf_find(parent, b)
-    if ra == rb:
-        return False
-    if rank[ra] < rank[rb]:
-        ra, rb = rb, ra
-    parent[rb] = ra
-    if rank[ra] == rank[rb]:
-        rank[ra] += 1
-    return True
-
-
-@njit(cache=True)
-def uf_labels(parent):
-    """Labels ``0 .. h-1`` of the union-find sets, in order of first appearance. O(n)."""
-    n = parent.shape[0]
-    root_label = np.full(n, -1, dtype=np.int64)
-    labels = np.empty(n, dtype=np.int64)
-    h = 0
-    for i in range(n):
-        r = uf_find(parent, i)
-        if root_label[r] < 0:
-            root_label[r] = h
-            h += 1
-        labels[i] = root_label[r]
-    return labels
-
-
-@njit(cache=True)
-def connected_components_kernel(n_items, u, v):
-    """Components of the graph with edges ``(u[i], v[i])``; labels as in :func:`uf_labels`.
-
-    O((n + m) alpha(n)).
-    """
-    parent = np.arange(n_items, dtype=np.int64)
-    rank = np.zeros(n_items, dtype=np.int64)
-    for i in range(u.shape[0]):
-        uf_union(parent, rank, u[i], v[i])
-    return uf_labels(parent)
-
-
-@njit(cache=True)
-def relabel_bounded_kernel(labels, n_ids):
-    """Relabel in place to ``0 .. h-1`` in order of first appearance; return ``h``.
-
-    Labels must lie in ``[0, n_ids)``. O(n + n_ids), no sort: this is what
-    keeps a local-search pass (kernel + relabel) linear.
-    """
-    mapping = np.full(n_ids, -1, dtype=np.int64)
-    h = 0
-    for i in range(labels.shape[0]):
-        c = labels[i]
-        if mapping[c] < 0:
-            mapping[c] = h
-            h += 1
-        labels[i] = mapping[c]
-    return h

@@ -170,6 +170,7 @@ class PairObjective:
     # ---- evaluation ---------------------------------------------------
     @property
     def n_pairs(self) -> int:
+        """n(n-1)/2, the number of item pairs (the variables x_uv of the LP)."""
         return self.n_items * (self.n_items - 1) // 2
 
     def cost(self, labels) -> float:
@@ -184,6 +185,7 @@ class PairObjective:
         return total
 
     def is_integral(self) -> bool:
+        """Whether every coefficient and the constant are integers, so optimal costs are integral too."""
         vals = np.concatenate([self.apart, self.together, self.triplet_counts, [self.const]])
         return bool(np.all(vals == np.round(vals)))
 

@@ -8,8 +8,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from .._validation import check_labels, check_positive_int
-from ._kernels import cc_local_search_pass, relabel_bounded_kernel
-from .labels import relabel_contiguous
+from ._kernels import cc_local_search_pass
+from .labels import relabel_contiguous, relabel_first_appearance
 from .objective import _check_graph
 
 
@@ -88,7 +88,7 @@ def cc_local_search(graph, labels=None, max_passes: int = 1000) -> np.ndarray:
         n_moved, k_new = cc_local_search_pass(
             graph.indptr, graph.indices, graph.weights, lab, sizes, gain_buf, touched_buf, h
         )
-        h = int(relabel_bounded_kernel(lab, k_new))
+        h = int(relabel_first_appearance(lab))
         if n_moved == 0:
             return lab
     warnings.warn(

@@ -44,6 +44,18 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """``python -m ccexp.data {fetch,status}``: fetch the real datasets or check the files present.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Command-line arguments (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit code: 0 when every file is good.
+    """
     args = _parser().parse_args(argv)
     check = args.command == "status" or args.check
     try:

@@ -64,6 +64,7 @@ class Dataset:
 
     @property
     def n_items(self) -> int:
+        """Number of items: rows of ``y``, ``X`` or ``categorical``, else the largest item in ``triplets`` plus one."""
         for arr in (self.y, self.X, self.categorical):
             if arr is not None:
                 return int(arr.shape[0])
@@ -73,4 +74,5 @@ class Dataset:
 
     @property
     def n_classes(self) -> int | None:
+        """Number of distinct ground-truth classes, None without labels."""
         return None if self.y is None else int(np.unique(self.y).size)

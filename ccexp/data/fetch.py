@@ -80,6 +80,7 @@ class FileStatus:
 
     @property
     def good(self) -> bool:
+        """Whether the file is usable (or, for a source-only entry, need not be present)."""
         return self.state in GOOD or (self.entry.source_only and self.state in ("skipped", "missing"))
 
 
@@ -98,9 +99,11 @@ class FetchReport:
 
     @property
     def problems(self) -> list[FileStatus]:
+        """The files that are not :attr:`FileStatus.good`."""
         return [r for r in self.results if not r.good]
 
     def counts(self) -> dict[str, int]:
+        """Number of files in each state (``{"ok": 3, "missing": 1, ...}``)."""
         out: dict[str, int] = {}
         for r in self.results:
             out[r.state] = out.get(r.state, 0) + 1

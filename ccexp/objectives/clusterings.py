@@ -54,10 +54,12 @@ class EncodedClusterings:
 
     @property
     def n_items(self) -> int:
+        """n, the number of items (rows of ``codes``)."""
         return int(self.codes.shape[0])
 
     @property
     def m(self) -> int:
+        """m, the number of input clusterings (Gionis, Mannila and Tsaparas 2007, Section 2)."""
         return int(self.codes.shape[1])
 
     def subset(self, items) -> "EncodedClusterings":

@@ -128,10 +128,12 @@ class UserOverride:
 
     @property
     def group(self) -> str:
+        """The config group the override addresses: the key up to its first dot."""
         return self.key.split(".", 1)[0]
 
     @property
     def rest(self) -> str:
+        """The key after the group (``""`` for a group choice such as ``dataset=iris``)."""
         return self.key.split(".", 1)[1] if "." in self.key else ""
 
 
@@ -208,9 +210,11 @@ class RunSpec:
 
     @property
     def custom(self) -> bool:
+        """Whether user overrides changed the records (results go to ``<scale>+custom-<hash>``)."""
         return self.label != self.scale
 
     def cases(self) -> list[Case]:
+        """Every case of the sweep: instances (dataset x oracle x trial) times algorithms."""
         experiment = place_by_declaration(self.experiment, self.oracle)
         return expand(experiment, self.dataset, self.oracle, algorithms=self.algorithms)
 

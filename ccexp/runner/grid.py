@@ -26,14 +26,17 @@ class Instance:
 
     @property
     def key(self) -> dict:
+        """What identifies the instance: dataset, oracle and trial."""
         return {"dataset": self.dataset, "oracle": self.oracle, "trial": self.trial}
 
     @property
     def instance_id(self) -> str:
+        """A stable hash of :attr:`key`."""
         return stable_hash(self.key)
 
     @property
     def seed(self) -> int:
+        """The seed of the instance (data draw and oracle), a function of :attr:`key` only."""
         return seed_int(self.key)
 
 
@@ -48,12 +51,14 @@ class Case:
 
     @property
     def case_id(self) -> str:
+        """A stable hash of the experiment, the instance, the algorithm and its parameters."""
         return stable_hash(
             {"experiment": self.experiment, **self.instance.key, "algorithm": self.algorithm, "params": self.params}
         )
 
     @property
     def algorithm_seed(self) -> int:
+        """The seed of the algorithm: a function of the instance and the algorithm name, not of its parameters."""
         return seed_int({**self.instance.key, "algorithm": self.algorithm})
 
 

@@ -57,6 +57,13 @@ class CorruptFileWarning(UserWarning):
 
 
 class ResultStore:
+    """The records and traces of one results folder (see the module docstring).
+
+    Parameters
+    ----------
+    directory : path
+        The folder ``<results>/<experiment>/<label>/``; created on first write.
+    """
     def __init__(self, directory: str | os.PathLike):
         self.dir = Path(directory)
         self.records_path = self.dir / "records.parquet"

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...cc.labels import relabel_first_appearance  # noqa: F401  (the shared relabelling; local_search.py calls it as K.relabel_first_appearance)
+
 MAXMIN = 0
 MAXEXP = 1
 
@@ -538,21 +540,6 @@ def random_labels(n, k, seed):
     for u in range(n):
         labels[u] = np.random.randint(0, k)
     return labels
-
-
-@njit(cache=True)
-def relabel_first_appearance(labels):
-    """Contiguous ids ``0 .. k-1`` in order of first appearance; returns k."""
-    n = labels.shape[0]
-    mapping = np.full(n + 1, -1, dtype=np.int64)
-    k = 0
-    for u in range(n):
-        c = labels[u]
-        if mapping[c] < 0:
-            mapping[c] = k
-            k += 1
-        labels[u] = mapping[c]
-    return k
 
 
 # --------------------------------------------------------------------------

@@ -40,6 +40,7 @@ import math
 import numpy as np
 
 from ..._validation import check_positive_int, check_probability
+from ...cc.union_find import UnionFind
 from ...registry import ALGORITHMS
 from .cobras import COBRAS, _CobrasRun, _Stop
 
@@ -50,25 +51,22 @@ class _NCobrasRun(_CobrasRun):
         self.flip = gamma / 2.0  # probability that an answer's sign is wrong
         self.confidence = confidence
         self.max_requeries = max_requeries
-        self.parent = np.arange(self.n)  # union-find over accepted must-links
+        self.must_links = UnionFind(self.n)  # the accepted must-links
         self.cl_pairs: list[tuple[int, int]] = []
         self.n_requeries = 0
         self.n_inconsistent = 0
 
-    def find(self, u: int) -> int:
-        while self.parent[u] != u:
-            self.parent[u] = self.parent[self.parent[u]]
-            u = int(self.parent[u])
-        return u
-
     def inconsistent(self, u: int, v: int, must_link: bool) -> bool:
         """Would this constraint close a cycle with exactly one cannot-link?"""
-        ru, rv = self.find(u), self.find(v)
+        # every item's must-link component from one kernel call: cheaper than
+        # a find per cannot-link, each crossing the Python/numba boundary
+        comp = self.must_links.labels()
+        ru, rv = comp[u], comp[v]
         if not must_link:
-            return ru == rv
+            return bool(ru == rv)
         if ru == rv:
             return False
-        return any({self.find(a), self.find(b)} == {ru, rv} for a, b in self.cl_pairs)
+        return any({comp[a], comp[b]} == {ru, rv} for a, b in self.cl_pairs)
 
     def _one(self, u: int, v: int) -> float:
         if self.n_queries >= self._next_record:
@@ -110,7 +108,7 @@ class _NCobrasRun(_CobrasRun):
         value = float(np.mean(chosen)) if chosen else (1.0 if sign else -1.0)
         self.answers[key] = value
         if value > 0:
-            self.parent[self.find(key[0])] = self.find(key[1])
+            self.must_links.union(key[0], key[1])
         else:
             self.cl[key[0], key[1]] = self.cl[key[1], key[0]] = True
             self.cl_pairs.append(key)

@@ -156,6 +156,12 @@ def local_search_pass(codes, off, q, labels, hist, sizes, active, pos, n_active,
     ``active[:n_active]`` lists the non-empty cluster ids, ``pos[c]`` the place
     of ``c`` in it; ``free[:n_free]`` the unused ids.  Returns the number of
     moves, n_active and n_free.
+
+    Why not the shared :func:`ccexp.cc._kernels.cc_local_search_pass`: the
+    distances X_uv of aggregation are implicit (a function of two rows of
+    ``codes``) and dense, so the signed graph it needs would hold all
+    n(n-1)/2 pairs; the per-cluster histograms give ``M(v, C)`` in O(m)
+    without it.
     """
     n, m = codes.shape
     n_moved = 0

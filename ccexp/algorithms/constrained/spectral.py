@@ -21,6 +21,7 @@ from threadpoolctl import threadpool_limits
 
 from ..._validation import as_index_array, check_features, check_positive_int, unknown_name_error
 from ...registry import ALGORITHMS
+from .._n_clusters import n_clusters_of
 from ..base import RANDOM_STATE, FeatureEstimator
 
 SCALINGS = ("symmetric", "none")
@@ -134,17 +135,6 @@ def njw_spectral(W: np.ndarray, n_clusters: int, n_init: int = 10, random_state=
         U = vecs / np.where(norms > 0, norms, 1.0)
         km = KMeans(n_clusters=k, n_init=n_init, random_state=random_state).fit(U)
     return km.labels_.astype(np.int64)
-
-
-def n_clusters_of(est, problem) -> int:
-    """``est.n_clusters`` or the problem's ``meta["n_clusters"]`` (the true k, as in the paper)."""
-    k = est.n_clusters if est.n_clusters is not None else problem.meta.get("n_clusters")
-    if k is None:
-        raise ValueError(
-            f"{type(est).__name__} needs n_clusters: set the parameter or use an oracle that "
-            "states it in problem.meta['n_clusters'] (the pairwise oracle does)"
-        )
-    return check_positive_int(k, "n_clusters")
 
 
 def pairs_of(problem, field: str) -> np.ndarray:

@@ -26,7 +26,8 @@ import numpy as np
 
 from ..._validation import as_index_array, unknown_name_error
 from ...registry import ALGORITHMS
-from ..relative.recon import ReCon, requested_n_clusters
+from .._n_clusters import n_clusters_of
+from ..relative.recon import ReCon
 
 
 def triplets_as_relative(triplets, n_items: int) -> np.ndarray:
@@ -83,6 +84,6 @@ class ReConOnTriplets(ReCon):
             raise unknown_name_error("on_inconsistent rule", self.on_inconsistent, ("greedy", "raise"))
         X = problem.require("X", type(self).__name__)
         R = triplets_as_relative(problem.require("triplets", type(self).__name__), problem.n_items)
-        self._fit(X, R, requested_n_clusters(self, problem), use_constraints=True)
+        self._fit(X, R, n_clusters_of(self, problem), use_constraints=True)
         self.record_ = {"problem.supervision": "relative"}
         return self

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _kernels as K
+from ...cc.union_find import connected_components_kernel
 
 #: ``parent`` value of an item that is not a leaf of the hierarchy.
 ABSENT = -2
@@ -67,7 +67,8 @@ def one_tree(R: np.ndarray, n_items: int, items: np.ndarray | None = None) -> np
                 parent[x] = node
             continue
         local[D] = np.arange(D.size)
-        labels, n_comp = K.component_labels(D.size, local[C[:, 0]], local[C[:, 1]])
+        labels = connected_components_kernel(D.size, local[C[:, 0]], local[C[:, 1]])
+        n_comp = int(labels.max()) + 1  # D has at least 3 items here
         if n_comp == 1:
             return None
         lab_a = labels[local[C[:, 0]]]

@@ -19,8 +19,9 @@ from threadpoolctl import threadpool_limits
 from ..._validation import as_index_array, check_positive_int
 from ...objectives.relative import partition_violations
 from ...registry import ALGORITHMS
+from .._n_clusters import n_clusters_of
 from ..base import FeatureEstimator
-from .recon import CONSTRAINTS, POSITIVE_INT, requested_n_clusters
+from .recon import CONSTRAINTS, POSITIVE_INT
 from .svm_metric import SVMMetric
 
 
@@ -71,7 +72,7 @@ class KMeansBaseline(FeatureEstimator):
     def fit_problem(self, problem):
         X = self._validate_X(problem.require("X", type(self).__name__))
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
-        return self._fit(X, R, requested_n_clusters(self, problem))
+        return self._fit(X, R, n_clusters_of(self, problem))
 
     def _fit(self, X, R, k):
         k = check_positive_int(k, "n_clusters")

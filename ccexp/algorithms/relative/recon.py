@@ -20,8 +20,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ..._validation import as_index_array, check_positive_int, unknown_name_error
 from ...objectives.relative import partition_violations
 from ...registry import ALGORITHMS
+from .._n_clusters import n_clusters_of
 from ..base import RANDOM_STATE, FeatureEstimator
-from . import _kernels as K
+from ._agglomerate import recon_agglomerate
 from .cut import SPLIT_ORDERS, cut_hierarchy
 from .hierarchy import greedy_consistent_subset, is_consistent
 from .svm_metric import SVMMetric
@@ -83,7 +84,7 @@ def constrained_linkage(X: np.ndarray, R: np.ndarray, check_compatibility: bool 
     if compatibility_test not in COMPATIBILITY_TESTS:
         raise unknown_name_error("compatibility_test", compatibility_test, COMPATIBILITY_TESTS)
     mode = COMPATIBILITY_TESTS.index(compatibility_test)
-    Z, n_merges, c = K.recon_agglomerate(X, R, indptr, con, bool(check_compatibility), mode)
+    Z, n_merges, c = recon_agglomerate(X, R, indptr, con, bool(check_compatibility), mode)
     names = ("candidates", "forbidden", "compatibility_tests", "incompatible", "rescans", "test_levels",
              "test_constraint_visits", "disagreements")
     return Z, int(n_merges), dict(zip(names, (int(v) for v in c)))
@@ -97,17 +98,6 @@ def _branch_threshold(min_branch_size, n: int, k: int) -> int:
     if isinstance(min_branch_size, Integral) and not isinstance(min_branch_size, bool):
         return check_positive_int(min_branch_size, "min_branch_size")
     raise ValueError(f"min_branch_size must be 'auto' or an integer >= 1, got {min_branch_size!r}")
-
-
-def requested_n_clusters(est, problem) -> int:
-    """The number of clusters ``est`` asks for: its ``n_clusters``, else ``problem.meta["n_clusters"]``."""
-    k = est.n_clusters if est.n_clusters is not None else problem.meta.get("n_clusters")
-    if k is None:
-        raise ValueError(
-            f"{type(est).__name__} needs n_clusters: set the parameter or use an oracle that "
-            "states it in problem.meta['n_clusters']"
-        )
-    return check_positive_int(k, "n_clusters")
 
 
 POSITIVE_INT = Interval(Integral, 1, None, closed="left")
@@ -276,7 +266,7 @@ class ReCon(_HierarchyEstimator):
     def fit_problem(self, problem):
         X = self._validate_X(problem.require("X", type(self).__name__))
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
-        return self._fit(X, R, requested_n_clusters(self, problem), use_constraints=True)
+        return self._fit(X, R, n_clusters_of(self, problem), use_constraints=True)
 
 
 @ALGORITHMS.register("hierarchical")
@@ -324,7 +314,7 @@ class Hierarchical(_HierarchyEstimator):
     def fit_problem(self, problem):
         X = self._validate_X(problem.require("X", type(self).__name__))
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
-        return self._fit(X, R, requested_n_clusters(self, problem), use_constraints=False)
+        return self._fit(X, R, n_clusters_of(self, problem), use_constraints=False)
 
     @classmethod
     def warmup(cls) -> None:

@@ -60,9 +60,17 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched,
     is in x and o[x] the latter whose pair is in x.  Every cluster that no
     triplet of u touches, and a new cluster, scores O.
 
-    Tie-breaking (``tie_first``):
+    Why not the shared :func:`ccexp.cc._kernels.cc_local_search_pass`: a
+    triplet is not an edge.  Its satisfaction depends on three labels at
+    once, so the gain of a move is not a sum of per-neighbour weights, and
+    the signed graph of a triplet set would count each triplet's pairs
+    independently (that is Ukkonen's approximation, ``triplet_approx``,
+    not Algorithm 2).
 
-    * False ("stay", default): u moves only on a strict improvement, so each
+    Tie-breaking (``tie_first``; the estimators' ``tie_break`` parameter,
+    whose default is "first"):
+
+    * False ("stay"): u moves only on a strict improvement, so each
       move lowers s(f, T) and the search terminates; among equally good
       targets the smallest touched cluster id wins, and the new cluster
       ``k_new`` is taken only when no touched cluster reaches the best score
@@ -76,15 +84,35 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched,
 
     Parameters
     ----------
-    labels : int64[n]
-        Updated in place.  Cluster ids are < ``len(gain)``.
+    triplets : int64 array (m, 3)
+        Validated triplets, outlier last.
+    indptr, tri, slot : arrays
+        :func:`item_incidence` of ``triplets``.
+    labels : int64 array (n,)
+        Cluster ids in ``[0, k_new)``; updated in place.
     k_new : int
-        The id of the next new cluster.
-    gain, touched : int64 buffers of length >= 2 n + 1, gain all zero.
+        The id of the next new cluster (every id ``>= k_new`` is unused).
+    gain : int64 array, length >= ``k_new + n``, all zero
+        Per-cluster score; left all zero on exit.  A pass opens at most
+        ``n`` new clusters; after the caller's relabelling ``k_new <= n``,
+        so ``2 n + 1`` suffices.
+    touched : int64 array, length >= the largest item degree
+        Scratch list of the cluster ids written in ``gain``: one entry per
+        incidence of ``u`` at most, so up to ``indptr[u+1] - indptr[u]``,
+        which can reach ``m`` (and is bounded by the ``3 m`` incidences in
+        all); the caller allocates ``3 m + 1``.  **Not** ``2 n + 1``: with
+        many triplets per item that is too short, and numba does not check
+        bounds (``tests/test_triplet_kernels_boundscheck.py`` runs these
+        kernels with ``boundscheck=True``).
+    tie_first : bool
+        The tie-break rule above.
 
     Returns
     -------
-    (n_moved, k_new)
+    n_moved : int
+        Items that changed cluster in this pass.
+    k_new : int
+        The next unused cluster id.
     """
     n = labels.shape[0]
     moved = 0
@@ -139,24 +167,6 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched,
             if best_c == k_new:
                 k_new += 1
     return moved, k_new
-
-
-@njit(cache=True)
-def relabel_first_appearance(labels, buf):
-    """Map labels to 0..h-1 in order of first appearance; return h.
-
-    ``buf`` is an int64 scratch buffer longer than ``labels.max()``.
-    """
-    for i in range(labels.shape[0]):
-        buf[labels[i]] = -1
-    h = 0
-    for i in range(labels.shape[0]):
-        c = labels[i]
-        if buf[c] == -1:
-            buf[c] = h
-            h += 1
-        labels[i] = buf[c]
-    return h
 
 
 # --------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..._validation import check_labels, check_positive_int
+from ...cc.labels import relabel_first_appearance
 from ...objectives.kernels import triplet_cost
 from ...registry import ALGORITHMS
 from .base import TripletEstimator
@@ -53,8 +54,7 @@ def triplet_local_search(
     (see ``_kernels.local_search_pass``).
     """
     labels = check_labels(labels, "labels", n_items=n_items)  # a new array of codes < n_items: never cast
-    buf = np.empty(2 * n_items + 1, dtype=np.int64)
-    k_new = K.relabel_first_appearance(labels, buf)
+    k_new = relabel_first_appearance(labels)
     indptr, tri, slot = K.item_incidence(triplets, n_items)
     gain = np.zeros(2 * n_items + 1, dtype=np.int64)
     touched = np.empty(3 * triplets.shape[0] + 1, dtype=np.int64)
@@ -67,7 +67,7 @@ def triplet_local_search(
         moved, k_new = K.local_search_pass(
             triplets, indptr, tri, slot, labels, k_new, gain, touched, tie_break == "first"
         )
-        k_new = K.relabel_first_appearance(labels, buf)
+        k_new = relabel_first_appearance(labels)
         if moved == 0:
             break
     return labels, n_passes, moved == 0

@@ -37,6 +37,21 @@ class PairLists:
 
     @classmethod
     def build(cls, triplets: np.ndarray, n_items: int) -> "PairLists":
+        """Group the three pair slots of the triplets by (pair, side) (Ukkonen 2017, Definition 1).
+
+        Parameters
+        ----------
+        triplets : int64 array (m, 3)
+            Validated triplets, outlier last.
+        n_items : int
+
+        Returns
+        -------
+        PairLists
+            Dense pair ids ``u * n + v`` while ``n^2`` is at most
+            ``_DENSE_PAIR_LIMIT``, else ids compressed with ``np.unique``
+            (memory O(|T|) rather than O(n^2)).
+        """
         keys = K.pair_keys(triplets, n_items)
         if n_items * n_items <= _DENSE_PAIR_LIMIT:
             n_pairs = n_items * n_items
@@ -46,17 +61,6 @@ class PairLists:
             n_pairs = pair_ids.shape[0]
         indptr, members = K.group_by_key(keys, 2 * n_pairs)
         return cls(keys, indptr, members, n_pairs)
-
-    def uncovered_counts(self, covered: np.ndarray) -> np.ndarray:
-        """Uncovered triplets per key, shape ``(n_pairs, 2)`` (together, apart)."""
-        alive = ~covered[self.members]
-        counts = np.add.reduceat(alive.astype(np.int64), self.indptr[:-1]) if len(alive) else None
-        sizes = np.diff(self.indptr)
-        out = np.zeros(2 * self.n_pairs, dtype=np.int64)
-        if counts is not None:
-            nz = sizes > 0
-            out[nz] = counts[nz]
-        return out.reshape(self.n_pairs, 2)
 
 
 def triplet_vertex_cover(triplets: np.ndarray, n_items: int, remove_redundant: bool = True):

@@ -1,0 +1,318 @@
+"""ReCon's agglomeration (Liu, Zhang and Wang 2011, Section 4.2), the numba driver.
+
+Clusters live in *slots* ``0 .. n-1``: merging slots ``i`` and ``j`` keeps
+the larger cluster's slot and retires the other. A cluster's identity in
+the output follows scipy's linkage convention (items ``0 .. n-1``, the
+cluster formed by merge ``t`` is ``n + t``). The Python wrapper in
+``recon.py`` validates the input; these kernels trust it. No fastmath:
+merge heights and the order of merges must be reproducible to the bit.
+
+State, as named tuples of arrays (layouts in the modules that use them):
+
+:class:`Clusters` (here)
+    ``C`` (n, d) centroids; ``size``, ``cid`` (scipy id), ``slot_of`` (the
+    slot of each item), ``head``, ``tail``, ``nxt`` (each slot's items as a
+    linked list, ``-1`` ends it), ``cnt`` (active constraint incidences per
+    slot), all (n,); ``alive`` bool (n,).
+:class:`LinkageQueue` (here; kernels in :mod:`._linkage_queue`)
+    ``D`` (n, n) squared centroid distances, ``rej`` bool (n, n) rejected
+    pairs, ``nn``, ``mind`` (n,) nearest allowed partner and its bound,
+    ``heap``, ``pos`` (n,) the indexed heap.
+:class:`CompatWork` (here)
+    what the TestCompatibility kernels read and scribble on:
+    ``inc``, ``comps`` (:mod:`._constraint_state`), ``luf``
+    (:class:`~._compat_levels.StampedUnionFind`), ``peel``
+    (:class:`~._compat_peel.PeelScratch`), ``levels`` (the reference's three
+    slot-triple arrays), ``uf_parent``, ``uf_size``, ``fill`` (n,) scratch.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ._compat_levels import StampedUnionFind, test_compatibility
+from ._compat_peel import PeelScratch, test_compatibility_peel
+from ._constraint_state import (
+    ConstraintSlots,
+    SlotIncidence,
+    StateComponents,
+    forbidden,
+    slot_incidence,
+    state_components,
+    update_constraints,
+)
+from ._linkage_queue import dist2, heap_down, heap_remove, heap_up, heap_update, rescan
+
+Clusters = namedtuple("Clusters", ["C", "size", "alive", "cid", "slot_of", "head", "tail", "nxt", "cnt"])
+LinkageQueue = namedtuple("LinkageQueue", ["D", "rej", "nn", "mind", "heap", "pos"])
+CompatWork = namedtuple("CompatWork", ["inc", "comps", "luf", "peel", "levels", "uf_parent", "uf_size", "fill"])
+
+
+@njit(cache=True)
+def _new_clusters(X, R):
+    """Every item its own cluster; ``cnt`` from the constraints ``R``."""
+    n = X.shape[0]
+    cnt = np.zeros(n, dtype=np.int64)
+    for q in range(R.shape[0]):
+        for p in range(3):
+            cnt[R[q, p]] += 1
+    return Clusters(
+        X.copy(),
+        np.ones(n, dtype=np.int64),
+        np.ones(n, dtype=np.bool_),
+        np.arange(n, dtype=np.int64),
+        np.arange(n, dtype=np.int64),
+        np.arange(n, dtype=np.int64),
+        np.arange(n, dtype=np.int64),
+        np.full(n, -1, dtype=np.int64),
+        cnt,
+    )
+
+
+@njit(cache=True)
+def _new_compat_work(n, m):
+    """Scratch of the TestCompatibility kernels for n slots and m constraints."""
+    mm = max(m, 1)
+    inc = SlotIncidence(
+        np.zeros(n + 1, dtype=np.int64),
+        np.empty(max(2 * m, 1), dtype=np.int64),
+        np.zeros(n + 1, dtype=np.int64),
+        np.empty(mm, dtype=np.int64),
+    )
+    comps = StateComponents(
+        np.empty(n, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(n + 1, dtype=np.int64),
+        np.empty(n, dtype=np.int64),
+        np.zeros(n + 1, dtype=np.int64),
+        np.empty(n, dtype=np.int64),
+    )
+    luf = StampedUnionFind(np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+    peel = PeelScratch(
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.empty(n, dtype=np.int64),
+        np.empty(n, dtype=np.int64),
+        np.zeros(mm, dtype=np.int64),
+        np.empty(n, dtype=np.int64),
+        np.empty(n, dtype=np.int64),
+        np.empty(m + n + 1, dtype=np.int64),
+        np.empty(m + n + 1, dtype=np.int64),
+    )
+    levels = (np.empty(mm, dtype=np.int64), np.empty(mm, dtype=np.int64), np.empty(mm, dtype=np.int64))
+    return CompatWork(
+        inc, comps, luf, peel, levels, np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    )
+
+
+@njit(cache=True)
+def _new_queue(C, alive):
+    """Distances, nearest allowed partners and the heap of all singletons."""
+    n = C.shape[0]
+    D = np.empty((n, n))
+    for i in range(n):
+        D[i, i] = np.inf
+        for j in range(i + 1, n):
+            D[i, j] = dist2(C, i, j)
+            D[j, i] = D[i, j]
+    rej = np.zeros((n, n), dtype=np.bool_)
+    nn = np.full(n, -1, dtype=np.int64)
+    mind = np.full(n, np.inf)
+    for k in range(n):
+        rescan(k, D, alive, rej, nn, mind)
+    heap = np.arange(n, dtype=np.int64)
+    pos = np.arange(n, dtype=np.int64)
+    for p in range(n // 2 - 1, -1, -1):
+        heap_down(heap, pos, mind, p, n)
+    return LinkageQueue(D, rej, nn, mind, heap, pos)
+
+
+@njit(cache=True)
+def _test_compatibility(i, j, slots, cons, work, mode, stale, tick, counters):
+    """Line 11 of ReCon: TestCompatibility by peeling, by the reference recursion, or both (``mode`` 0, 1, 2).
+
+    Rebuilds the state's incidence and components first when ``stale``.
+    Returns ``(ok, tick)``; in mode 2 the reference's answer is used and a
+    disagreement counted in ``counters[7]``.
+    """
+    ok = True
+    if mode != 1:
+        if stale:
+            slot_incidence(cons, work.inc, work.fill)
+            state_components(slots, cons, work.comps, work.uf_parent, work.uf_size, work.fill)
+        ok, tick = test_compatibility_peel(i, j, slots, cons, work.inc, work.comps, work.luf, work.peel, tick, counters)
+    if mode != 0:
+        ok_ref, tick = test_compatibility(i, j, slots.shape[0], cons, work.levels, work.luf, tick, counters)
+        if mode == 2 and ok_ref != ok:
+            counters[7] += 1
+        ok = ok_ref
+    return ok, tick
+
+
+@njit(cache=True)
+def _merge(i, j, n_merges, Z, cl, cons, R, inc_ptr, inc_con):
+    """Merge slots ``i`` and ``j`` (the larger keeps its slot); write linkage row ``n_merges``; return ``(keep, gone)``."""
+    n = cl.size.shape[0]
+    size, cid, head, tail, nxt = cl.size, cl.cid, cl.head, cl.tail, cl.nxt
+    keep, gone = (i, j) if size[i] >= size[j] else (j, i)
+    Z[n_merges, 0] = min(cid[i], cid[j])
+    Z[n_merges, 1] = max(cid[i], cid[j])
+    Z[n_merges, 3] = size[i] + size[j]
+    tot = size[keep] + size[gone]
+    C = cl.C
+    for f in range(C.shape[1]):
+        C[keep, f] = (size[keep] * C[keep, f] + size[gone] * C[gone, f]) / tot
+    slot_of = cl.slot_of
+    x = head[gone]
+    while x >= 0:
+        slot_of[x] = keep
+        x = nxt[x]
+    nxt[tail[keep]] = head[gone]
+    tail[keep] = tail[gone]
+    update_constraints(keep, gone, R, cons, inc_ptr, inc_con, head, nxt, slot_of, cl.cnt)
+    size[keep] = tot
+    cl.alive[gone] = False
+    cid[keep] = n + n_merges
+    return keep, gone
+
+
+@njit(cache=True)
+def _update_queue(keep, cl, lq, hsize):
+    """The merged cluster's distances; neighbours it came closer to lower their bound."""
+    alive, C = cl.alive, cl.C
+    n = alive.shape[0]
+    D, rej, nn, mind, heap, pos = lq.D, lq.rej, lq.nn, lq.mind, lq.heap, lq.pos
+    for k in range(n):
+        if alive[k] and k != keep:
+            d = dist2(C, keep, k)
+            D[keep, k] = d
+            D[k, keep] = d
+            rej[keep, k] = False
+            rej[k, keep] = False
+            if d < mind[k]:
+                mind[k] = d
+                nn[k] = keep
+                heap_up(heap, pos, mind, pos[k])
+    rescan(keep, D, alive, rej, nn, mind)
+    heap_update(heap, pos, mind, keep, hsize)
+
+
+@njit(cache=True)
+def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
+    """ReCon (Section 4.2): centroid-linkage agglomeration under relative constraints.
+
+    Parameters
+    ----------
+    X : float64 array (n, d)
+        Features in the metric's space (squared Euclidean between centroids).
+    R : int64 array (m, 3)
+        Constraints ``ab|c`` on items, assumed consistent (OneTree first).
+    inc_ptr, inc_con : int64 arrays
+        CSR item -> incident constraint ids.
+    check_compatibility : bool
+        False gives the naive constrained agglomeration (line 9 only), which
+        can dead-end; True is ReCon.
+    mode : int
+        How TestCompatibility is computed: 0 by peeling
+        (:func:`~._compat_peel.test_compatibility_peel`), 1 by the
+        level-by-level recursion (:func:`~._compat_levels.test_compatibility`,
+        the reference), 2 both, the reference's answer used and
+        disagreements counted (for the tests).
+
+    Returns
+    -------
+    Z : float64 array (n-1, 4)
+        scipy linkage rows ``(id1, id2, height, size)`` for the merges done
+        (``n_merges`` of them; the rest is zero).
+    n_merges : int
+        ``n - 1`` for a complete hierarchy, fewer at a dead end.
+    counters : int64 array (8,)
+        Candidate pairs examined, forbidden pairs (line 9),
+        TestCompatibility calls, incompatible pairs, nearest-neighbour
+        rescans, the work inside TestCompatibility (levels and constraints
+        scanned by the recursion; connectivity checks and constraints and
+        edges visited by peeling), and disagreements of the two (mode 2).
+
+    Notes
+    -----
+    The priority queue holds the clusters, keyed by a lower bound
+    ``mind[k]`` on the distance to their nearest *allowed* partner ``nn[k]``
+    (Muellner's generic linkage algorithm, 2011, with rejected pairs
+    excluded).  The top cluster's bound is checked against the current
+    distance; if exact, ``(k, nn[k])`` is the closest allowed pair of line 8,
+    otherwise ``k``'s row is rescanned.  A merge only lowers bounds where
+    the new centroid came closer, so stale bounds stay lower bounds.
+
+    A pair rejected by line 9 or line 11 stays rejected until one of its
+    clusters merges (merging other clusters only shrinks the set of
+    hierarchies still possible), so it is marked and skipped; a merge
+    clears the marks of the merged cluster.  Checks run only for pairs
+    whose clusters both touch an active constraint: a merge involving a
+    cluster that no constraint mentions cannot violate or block anything.
+    UpdateConstraints deactivates ``ab|c`` once ``a`` and ``b`` share a
+    cluster, scanning the constraints of the absorbed (smaller) cluster's
+    items, whose labels are rewritten (union by size: O(n log n) in all).
+
+    Cost: O(n^2 d) time and O(n^2) memory for the distance matrix, O(n) per
+    rescan, plus per check O(|C|): O(|C_e|) per level of the reference
+    TestCompatibility; by peeling, O(n + |C|) once per merge for the
+    state's incidence and components, then per test the two clusters'
+    components and the searches (see :func:`~._compat_peel.test_compatibility_peel`).
+    """
+    n = X.shape[0]
+    cl = _new_clusters(X, R)
+    cons = ConstraintSlots(R[:, 0].copy(), R[:, 1].copy(), R[:, 2].copy(), np.ones(R.shape[0], dtype=np.bool_))
+    work = _new_compat_work(n, R.shape[0])
+    lq = _new_queue(cl.C, cl.alive)
+    D, rej, nn, mind, heap, pos = lq.D, lq.rej, lq.nn, lq.mind, lq.heap, lq.pos
+    alive, cnt, head, nxt, size = cl.alive, cl.cnt, cl.head, cl.nxt, cl.size
+    counters = np.zeros(8, dtype=np.int64)
+    Z = np.zeros((max(n - 1, 0), 4))
+    tick = 1
+    stale = True  # the state's incidence and components need a rebuild
+    hsize = n
+    n_alive = n
+    n_merges = 0
+    while n_alive > 1:
+        i = heap[0]
+        if mind[i] == np.inf:
+            break  # dead end: every remaining pair is rejected
+        j = nn[i]
+        if j < 0 or not alive[j] or rej[i, j] or D[i, j] != mind[i]:
+            counters[4] += 1
+            rescan(i, D, alive, rej, nn, mind)
+            heap_update(heap, pos, mind, i, hsize)
+            continue
+        counters[0] += 1
+        ok = True
+        if cnt[i] > 0 and cnt[j] > 0:
+            if forbidden(i, j, cons, inc_ptr, inc_con, head, nxt, size):
+                counters[1] += 1
+                ok = False
+            elif check_compatibility:
+                counters[2] += 1
+                ok, tick = _test_compatibility(i, j, heap[:n_alive], cons, work, mode, stale, tick, counters)
+                if mode != 1:
+                    stale = False
+                if not ok:
+                    counters[3] += 1
+        if not ok:
+            rej[i, j] = True
+            rej[j, i] = True
+            counters[4] += 1
+            rescan(i, D, alive, rej, nn, mind)
+            heap_update(heap, pos, mind, i, hsize)
+            continue
+        Z[n_merges, 2] = np.sqrt(D[i, j])
+        keep, gone = _merge(i, j, n_merges, Z, cl, cons, R, inc_ptr, inc_con)
+        stale = True
+        n_merges += 1
+        n_alive -= 1
+        hsize = heap_remove(heap, pos, mind, gone, hsize)
+        if n_alive == 1:
+            break
+        _update_queue(keep, cl, lq, hsize)
+    return Z, n_merges, counters

@@ -1,0 +1,116 @@
+"""Debug mode: the triplet kernels (Ukkonen 2017) run with numba's bounds checking.
+
+numba does not check array bounds by default, so a scratch buffer that is
+too short corrupts memory silently. Here every kernel of
+``algorithms/triplets/_kernels.py`` (and the shared relabelling it uses) is
+recompiled from its Python source with ``boundscheck=True`` and the drivers
+run on small inputs: an out-of-bounds access raises ``IndexError`` instead.
+The kernels call no other jitted function, so recompiling each one checks
+all of its accesses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from ccexp.algorithms.triplets import _kernels as K
+from ccexp.algorithms.triplets import local_search as LS
+from ccexp.algorithms.triplets.vertex_cover import triplet_vertex_cover
+from ccexp.cc import labels as cc_labels
+
+KERNELS = (
+    "triplet_cost",
+    "item_incidence",
+    "local_search_pass",
+    "pair_keys",
+    "group_by_key",
+    "approx_vertex_cover",
+    "remove_redundant",
+)
+
+
+def _checked(fn):
+    return njit(boundscheck=True)(fn.py_func)
+
+
+@pytest.fixture(scope="module")
+def checked():
+    """The kernels compiled with bounds checking (once for the module)."""
+    out = {name: _checked(getattr(K, name)) for name in KERNELS}
+    out["relabel_first_appearance"] = _checked(cc_labels.relabel_first_appearance)
+    return out
+
+
+@pytest.fixture
+def bounds_checked(monkeypatch, checked):
+    """Swap the checked kernels in where the drivers look them up."""
+    for name in KERNELS:
+        monkeypatch.setattr(K, name, checked[name])
+    monkeypatch.setattr(LS, "relabel_first_appearance", checked["relabel_first_appearance"])
+    return checked
+
+
+def _random_triplets(rng, n, m):
+    t = np.array([rng.choice(n, 3, replace=False) for _ in range(m)], dtype=np.int64).reshape(-1, 3)
+    return t
+
+
+def test_local_search_and_cover_in_bounds(bounds_checked):
+    # small random instances, both tie-breaks, from one cluster and from singletons;
+    # the checked run must give what the unchecked kernels give
+    rng = np.random.default_rng(3)
+    for n, m in ((3, 1), (5, 12), (8, 60), (12, 200)):
+        T = _random_triplets(rng, n, m)
+        for tie in ("first", "stay"):
+            for start in (np.zeros(n, dtype=np.int64), np.arange(n, dtype=np.int64)):
+                labels, n_passes, _ = LS.triplet_local_search(T, n, start, max_passes=50, tie_break=tie)
+                assert bounds_checked["triplet_cost"](T, labels) >= 0
+                assert labels.min() == 0 and labels.max() < n
+        covered, info = triplet_vertex_cover(T, n)
+        assert covered.shape == (m,) and info["n_matched"] >= int(covered.sum())
+
+
+def test_checked_equals_unchecked(monkeypatch, checked):
+    rng = np.random.default_rng(4)
+    n, m = 9, 80
+    T = _random_triplets(rng, n, m)
+    start = rng.integers(0, 3, n).astype(np.int64)
+    plain = LS.triplet_local_search(T, n, start, max_passes=50)
+    for name in KERNELS:
+        monkeypatch.setattr(K, name, checked[name])
+    monkeypatch.setattr(LS, "relabel_first_appearance", checked["relabel_first_appearance"])
+    debug = LS.triplet_local_search(T, n, start, max_passes=50)
+    np.testing.assert_array_equal(plain[0], debug[0])
+    assert plain[1:] == debug[1:]
+
+
+def _zero_crossing_triplets():
+    """Item 0's cluster score crosses 0 on every triplet: ``touched`` gets one entry per triplet.
+
+    With items 1, 2 in cluster 0 and item 3 in cluster 1, ``(1, 2, 0)``
+    (0 the outlier of a together pair) takes 1 from cluster 0 and
+    ``(0, 1, 3)`` (partner 1 apart from 3) adds 1 back, so cluster 0 is
+    appended to ``touched`` again at every other triplet.
+    """
+    return np.array([(1, 2, 0), (0, 1, 3)] * 10, dtype=np.int64)
+
+
+def test_touched_needs_the_item_degree_not_2n_plus_1(checked):
+    # the old docstring asked for len(touched) >= 2n + 1; here n = 4 and item 0
+    # has degree 20, so a 2n + 1 = 9 buffer is overrun; the caller's 3m + 1 is not
+    T = _zero_crossing_triplets()
+    n, m = 4, T.shape[0]
+    labels = np.array([0, 0, 0, 1], dtype=np.int64)
+    indptr, tri, slot = checked["item_incidence"](T, n)
+    assert indptr[1] - indptr[0] == m  # item 0 is in every triplet
+    gain = np.zeros(2 * n + 1, dtype=np.int64)
+    with pytest.raises(IndexError):
+        checked["local_search_pass"](T, indptr, tri, slot, labels.copy(), 2, gain, np.empty(2 * n + 1, dtype=np.int64), False)
+    gain[:] = 0
+    lab = labels.copy()
+    moved, k_new = checked["local_search_pass"](T, indptr, tri, slot, lab, 2, gain, np.empty(3 * m + 1, dtype=np.int64), False)
+    assert not gain.any()  # the kernel leaves its score buffer clean
+    # item 0 satisfies all (0, 1, 3) in cluster 0 and no (1, 2, 0) there: it stays
+    assert lab[0] == 0 and moved >= 0 and k_new >= 2
