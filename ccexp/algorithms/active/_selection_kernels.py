@@ -1,0 +1,417 @@
+"""Numba kernels of the query strategies of Aronsson & Chehreghani (2024), Section 3.
+
+The expected triangle cost of Eqs. 11-12, the violating edges and bad
+triangles that maxmin and maxexp score (Algorithm 3), the uniform and
+least-queried fills, the least-|S| cut of uncertainty (Eq. 8) and the
+running-mean update of the similarities (Algorithm 1, line 10).  A kernel
+that draws calls ``np.random.seed(seed)`` first, so its output is a
+function of its inputs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MAXMIN = 0
+MAXEXP = 1
+
+
+# --------------------------------------------------------------------------
+# Eqs. 11-12: expected cost of a triangle
+# --------------------------------------------------------------------------
+@njit(cache=True)
+def expected_cost(s_uv, s_uw, s_vw, beta):
+    """E[Delta_t] of Eq. 12 under the Gibbs distribution of Eq. 11.
+
+    ``beta = inf`` puts the mass on the cheapest clusterings (their common
+    cost, Eq. 15); ``beta = 0`` weights the five equally (Eq. 16).  The
+    exponent is shifted by the minimum cost, so large ``beta`` cannot
+    overflow.  Scalars only (no array allocation): it runs once per bad
+    triangle in the selection of maxexp.
+    """
+    # violation of each edge when its two items are together / apart (Eq. 1)
+    t1 = -s_uv if s_uv < 0.0 else 0.0
+    a1 = s_uv if s_uv >= 0.0 else 0.0
+    t2 = -s_uw if s_uw < 0.0 else 0.0
+    a2 = s_uw if s_uw >= 0.0 else 0.0
+    t3 = -s_vw if s_vw < 0.0 else 0.0
+    a3 = s_vw if s_vw >= 0.0 else 0.0
+    # the five clusterings of Table 1
+    c0 = t1 + t2 + t3
+    c1 = a1 + a2 + t3
+    c2 = a1 + t2 + a3
+    c3 = t1 + a2 + a3
+    c4 = a1 + a2 + a3
+    cmin = min(min(min(c0, c1), min(c2, c3)), c4)
+    if np.isinf(beta):
+        return cmin
+    w0 = np.exp(-beta * (c0 - cmin))
+    w1 = np.exp(-beta * (c1 - cmin))
+    w2 = np.exp(-beta * (c2 - cmin))
+    w3 = np.exp(-beta * (c3 - cmin))
+    w4 = np.exp(-beta * (c4 - cmin))
+    return (w0 * c0 + w1 * c1 + w2 * c2 + w3 * c3 + w4 * c4) / (w0 + w1 + w2 + w3 + w4)
+
+
+# --------------------------------------------------------------------------
+# Algorithm 3: violating edges, their sample, the bad triangles through them
+# --------------------------------------------------------------------------
+@njit(cache=True)
+def violating_edges(S, labels, out_u, out_v):
+    """Line 2: the edges u < v with R(u, v) > 0; returns their number.  O(N^2).
+
+    An edge violates the clustering when S(u, v) >= 0 across clusters or
+    S(u, v) < 0 within one (Section 2.1; zero counts as positive).  An edge
+    of weight exactly 0 across clusters has R = 0 and is not listed.
+    """
+    n = S.shape[0]
+    m = 0
+    for u in range(n):
+        lu = labels[u]
+        row = S[u]
+        for v in range(u + 1, n):
+            s = row[v]
+            if labels[v] == lu:
+                if s < 0.0:
+                    out_u[m] = u
+                    out_v[m] = v
+                    m += 1
+            elif s > 0.0:
+                out_u[m] = u
+                out_v[m] = v
+                m += 1
+    return m
+
+
+@njit(cache=True)
+def sample_prefix(out_u, out_v, m, size, seed):
+    """Line 3: move a uniform random ``size``-subset of the first ``m`` entries to the front.
+
+    Partial Fisher-Yates, O(size).
+    """
+    np.random.seed(seed)
+    size = min(size, m)
+    for i in range(size):
+        j = np.random.randint(i, m)
+        tu = out_u[i]
+        out_u[i] = out_u[j]
+        out_u[j] = tu
+        tv = out_v[i]
+        out_v[i] = out_v[j]
+        out_v[j] = tv
+    return size
+
+
+@njit(cache=True)
+def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_u, touched_v):
+    """Lines 4-18 of Algorithm 3 for the first ``n_edges`` sampled edges.
+
+    For every sampled edge (u, v) and every other item w, a bad triangle
+    (exactly two non-negative weights, Theorem 1) credits its edge of least
+    |S| (a random one among ties, lines 8-9) with |S(e)| (maxmin, Eq. 10)
+    or with the max over its triangles of E[Delta_t] (maxexp, Eqs. 12-13).
+
+    ``info`` is an (N, N) zero matrix written at ``[a, b]`` with ``a < b``;
+    the entries written are listed in ``touched_u/v`` (the caller resets
+    them).  Returns the number of touched entries.  O(n_edges N).
+    """
+    np.random.seed(seed)
+    n = S.shape[0]
+    n_touched = 0
+    for i in range(n_edges):
+        u = eu[i]
+        v = ev[i]
+        s_uv = S[u, v]
+        m0 = abs(s_uv)
+        p_uv = s_uv >= 0.0
+        row_u = S[u]
+        row_v = S[v]
+        for w in range(n):
+            if w == u or w == v:
+                continue
+            s_uw = row_u[w]
+            s_vw = row_v[w]
+            if p_uv + (s_uw >= 0.0) + (s_vw >= 0.0) != 2:
+                continue
+            # a bad triangle: credit its edge of least |S|, a random one among ties
+            m1 = abs(s_uw)
+            m2 = abs(s_vw)
+            lo = min(m0, min(m1, m2))
+            n_min = (m0 == lo) + (m1 == lo) + (m2 == lo)
+            pick = 0 if n_min == 1 else np.random.randint(0, n_min)
+            if m0 == lo and pick == 0:
+                a, b = u, v
+            else:
+                if m0 == lo:
+                    pick -= 1
+                if m1 == lo and pick == 0:
+                    a, b = u, w
+                else:
+                    a, b = v, w
+            if a > b:
+                a, b = b, a
+            if strategy == MAXMIN:
+                value = lo
+            else:
+                value = expected_cost(s_uv, s_uw, s_vw, beta)
+            old = info[a, b]
+            if value > old:
+                if old == 0.0:
+                    touched_u[n_touched] = a
+                    touched_v[n_touched] = b
+                    n_touched += 1
+                info[a, b] = value
+    return n_touched
+
+
+@njit(cache=True)
+def take_scores(info, counts, cap, touched_u, touched_v, n_touched, out_u, out_v, out_scores):
+    """The touched edges' scores in touched order, only those asked fewer than ``cap`` times.
+
+    One loop instead of numpy's gathers and copies; resets the touched cells of ``info``
+    (written at ``[a, b]``, a < b).  Returns the number kept.
+    """
+    k = 0
+    for i in range(n_touched):
+        a = touched_u[i]
+        b = touched_v[i]
+        x = info[a, b]
+        info[a, b] = 0.0
+        if counts[a, b] < cap:
+            out_u[k] = a
+            out_v[k] = b
+            out_scores[k] = x
+            k += 1
+    return k
+
+
+# --------------------------------------------------------------------------
+# batch selection helpers
+# --------------------------------------------------------------------------
+@njit(cache=True)
+def fill_random(n, counts, cap, mark, out_u, out_v, n_have, n_want, seed):
+    """Append distinct random edges u < v with ``counts[u, v] < cap`` and not yet marked.
+
+    Equivalent to the random tie-break among zero scores: rejection sampling
+    while it is cheap, then an exact draw from the enumerated remainder.
+    ``mark`` (uint8, (N, N)) flags edges already in the batch; it is set for
+    the edges appended.  Returns the new batch length.
+    """
+    np.random.seed(seed)
+    k = n_have
+    tries = 0
+    limit = 20 * (n_want - n_have) + 100
+    while k < n_want and tries < limit:
+        tries += 1
+        u = np.random.randint(0, n)
+        v = np.random.randint(0, n)
+        if u == v:
+            continue
+        if u > v:
+            u, v = v, u
+        if mark[u, v] or counts[u, v] >= cap:
+            continue
+        mark[u, v] = 1
+        out_u[k] = u
+        out_v[k] = v
+        k += 1
+    if k < n_want:
+        # few eligible edges left: enumerate them and draw exactly
+        m = 0
+        for u in range(n):
+            for v in range(u + 1, n):
+                if not mark[u, v] and counts[u, v] < cap:
+                    m += 1
+        cu = np.empty(m, dtype=np.int64)
+        cv = np.empty(m, dtype=np.int64)
+        m = 0
+        for u in range(n):
+            for v in range(u + 1, n):
+                if not mark[u, v] and counts[u, v] < cap:
+                    cu[m] = u
+                    cv[m] = v
+                    m += 1
+        take = min(n_want - k, m)
+        for i in range(take):
+            j = np.random.randint(i, m)
+            cu[i], cu[j] = cu[j], cu[i]
+            cv[i], cv[j] = cv[j], cv[i]
+            mark[cu[i], cv[i]] = 1
+            out_u[k] = cu[i]
+            out_v[k] = cv[i]
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def least_queried(counts, cap, n_want, seed, out_u, out_v):
+    """The ``n_want`` edges u < v with the fewest queries (Eq. 9), random among ties.
+
+    Edges with ``counts >= cap`` are excluded.  O(N^2).  Returns the batch length.
+    """
+    np.random.seed(seed)
+    n = counts.shape[0]
+    # histogram of the query counts below the cap
+    hmax = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            c = counts[u, v]
+            if c < cap and c > hmax:
+                hmax = c
+    hist = np.zeros(hmax + 1, dtype=np.int64)
+    for u in range(n):
+        for v in range(u + 1, n):
+            c = counts[u, v]
+            if c < cap:
+                hist[c] += 1
+    # threshold count: all edges below it fit, those at it are drawn at random
+    below = 0
+    thr = hmax + 1
+    for c in range(hmax + 1):
+        if below + hist[c] >= n_want:
+            thr = c
+            break
+        below += hist[c]
+    k = 0
+    n_tie = hist[thr] if thr <= hmax else 0
+    need = min(n_want - below, n_tie) if thr <= hmax else 0
+    # exact draw of which tied edges to keep
+    keep = np.zeros(n_tie, dtype=np.uint8)
+    if need > 0:
+        idx = np.arange(n_tie)
+        for i in range(need):
+            j = np.random.randint(i, n_tie)
+            idx[i], idx[j] = idx[j], idx[i]
+            keep[idx[i]] = 1
+    t = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            c = counts[u, v]
+            if c >= cap:
+                continue
+            if c < thr:
+                out_u[k] = u
+                out_v[k] = v
+                k += 1
+            elif c == thr:
+                if keep[t]:
+                    out_u[k] = u
+                    out_v[k] = v
+                    k += 1
+                t += 1
+    return k
+
+
+@njit(cache=True)
+def apply_answers(total, counts, S, bu, bv, answers):
+    """Lines 9-10 of Algorithm 1: add each answer and set S to the running mean.
+
+    ``total`` holds sigma_0 plus the answers so far and ``counts`` the
+    number of answers, so S = total / (counts + 1) is the mean of Q_uv
+    (which holds sigma_0).  Both triangles of the symmetric arrays are set.
+    """
+    for i in range(bu.shape[0]):
+        u = bu[i]
+        v = bv[i]
+        t = total[u, v] + answers[i]
+        c = counts[u, v] + 1
+        total[u, v] = t
+        total[v, u] = t
+        counts[u, v] = c
+        counts[v, u] = c
+        s = t / (c + 1)
+        S[u, v] = s
+        S[v, u] = s
+
+
+@njit(cache=True)
+def eligible_magnitudes(S, counts, cap, out_vals, out_u, out_v):
+    """|S(u, v)| of every edge u < v asked fewer than ``cap`` times (Eq. 8's candidates); returns their number."""
+    n = S.shape[0]
+    m = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            if counts[u, v] < cap:
+                out_vals[m] = abs(S[u, v])
+                out_u[m] = u
+                out_v[m] = v
+                m += 1
+    return m
+
+
+@njit(cache=True)
+def least_magnitude_cut(S, counts, cap, n_want):
+    """The ``n_want``-th smallest |S(u, v)| over edges u < v asked fewer than ``cap`` times.
+
+    Returns ``(threshold, m)`` with ``m`` the number of eligible edges; the
+    threshold is meaningful when ``0 < n_want < m``.  One pass over the
+    upper triangle with a max-heap of the ``n_want`` smallest values,
+    O(N^2 + m' log n_want) where m' values enter the heap; the value equals
+    ``np.partition``'s order statistic, which the uncertainty strategy
+    (Eq. 8) used over a materialised array of all |E| magnitudes.
+    """
+    n = S.shape[0]
+    heap = np.empty(max(n_want, 1), dtype=np.float64)
+    h = 0
+    m = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            if counts[u, v] >= cap:
+                continue
+            m += 1
+            x = abs(S[u, v])
+            if h < n_want:
+                # sift up
+                i = h
+                heap[i] = x
+                h += 1
+                while i > 0:
+                    p = (i - 1) // 2
+                    if heap[p] < heap[i]:
+                        heap[p], heap[i] = heap[i], heap[p]
+                        i = p
+                    else:
+                        break
+            elif n_want > 0 and x < heap[0]:
+                # replace the largest of the kept values, sift down
+                heap[0] = x
+                i = 0
+                while True:
+                    lft = 2 * i + 1
+                    if lft >= h:
+                        break
+                    c = lft
+                    if lft + 1 < h and heap[lft + 1] > heap[lft]:
+                        c = lft + 1
+                    if heap[c] > heap[i]:
+                        heap[c], heap[i] = heap[i], heap[c]
+                        i = c
+                    else:
+                        break
+    return (heap[0] if h > 0 else 0.0), m
+
+
+@njit(cache=True)
+def split_at_magnitude(S, counts, cap, thr, below_u, below_v, tied_u, tied_v):
+    """Eligible edges with |S| < ``thr`` and with |S| == ``thr``, each in row-major order of (u, v).
+
+    Returns ``(n_below, n_tied)``; the buffers need room for the eligible edges.
+    """
+    n = S.shape[0]
+    nb = 0
+    nt = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            if counts[u, v] >= cap:
+                continue
+            x = abs(S[u, v])
+            if x < thr:
+                below_u[nb] = u
+                below_v[nb] = v
+                nb += 1
+            elif x == thr:
+                tied_u[nt] = u
+                tied_v[nt] = v
+                nt += 1
+    return nb, nt
