@@ -38,7 +38,7 @@ from _sweeps import DATASET, ORACLE, SMALL
 EXPERIMENT = "exp1_triplets"
 SETTING = ["dataset.k", "oracle.fraction", "oracle.noise"]  # what the ci grid (and SMALL) sweeps
 SUBPROCESS_TIMEOUT = 180  # seconds per rerun of a finished sweep (nothing left to run: a few seconds)
-SERVER_START_TIMEOUT = 180  # a guard against a server that never comes up (~15 s idle; minutes on a loaded machine)
+SERVER_START_TIMEOUT = 180  # a guard against a server that never comes up (it took over 60 s on a loaded machine)
 LOCALHOST = "127.0.0.1"
 
 
