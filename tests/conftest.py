@@ -13,8 +13,12 @@ for var in ("MLFLOW_TRACKING_URI", "MLFLOW_REGISTRY_URI"):
     os.environ.pop(var, None)
 
 
-def run_cli(args, cwd, timeout=300, env=None):
-    """Run ``python -m ccexp ARGS`` in a subprocess; fail the test with its output on error."""
+def run_cli(args, cwd, timeout=900, env=None):
+    """Run ``python -m ccexp ARGS`` in a subprocess; fail the test with its output on error.
+
+    ``timeout`` guards against a hang; it is no timing check (a ci sweep that takes a minute on two idle
+    cores took over five on a loaded machine).
+    """
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
     full_env.update(env or {})
     proc = subprocess.run(
