@@ -16,8 +16,8 @@ for var in ("MLFLOW_TRACKING_URI", "MLFLOW_REGISTRY_URI"):
 def run_cli(args, cwd, timeout=900, env=None):
     """Run ``python -m ccexp ARGS`` in a subprocess; fail the test with its output on error.
 
-    ``timeout`` guards against a hang; it is no timing check (a ci sweep that takes a minute on two idle
-    cores took over five on a loaded machine).
+    ``timeout`` guards against a hang; it is no timing check (the exp1 ci sweep took seven minutes at a
+    load average of 18 on two cores, where 300 s used to be the limit).
     """
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
     full_env.update(env or {})
