@@ -13,8 +13,12 @@ for var in ("MLFLOW_TRACKING_URI", "MLFLOW_REGISTRY_URI"):
     os.environ.pop(var, None)
 
 
-def run_cli(args, cwd, timeout=300, env=None):
-    """Run ``python -m ccexp ARGS`` in a subprocess; fail the test with its output on error."""
+def run_cli(args, cwd, timeout=900, env=None):
+    """Run ``python -m ccexp ARGS`` in a subprocess; fail the test with its output on error.
+
+    ``timeout`` guards against a hang; it is no timing check (the exp1 ci sweep took seven minutes at a
+    load average of 18 on two cores, where 300 s used to be the limit).
+    """
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
     full_env.update(env or {})
     proc = subprocess.run(
@@ -27,11 +31,15 @@ def run_cli(args, cwd, timeout=300, env=None):
 
 @pytest.fixture(scope="session")
 def exp1_ci_run(tmp_path_factory):
-    """One end-to-end ``scale=ci`` run of exp1_triplets (report + embedded MLflow), shared by tests."""
+    """The one end-to-end ``scale=ci`` run of exp1_triplets (report + embedded MLflow) of a session.
+
+    Shared by the slow tier's CLI, MLflow and Ukkonen reproduction tests: they read its records, report and
+    ``mlflow.db``, or rerun a copy of its finished folder (nothing left to run); none runs the sweep again.
+    """
     out = tmp_path_factory.mktemp("exp1_ci")
     proc = run_cli(
         ["+experiment=exp1_triplets", "experiment.scale=ci", f"paths.results={out}", "runner.n_jobs=2", "tracking=local"],
-        cwd=out,
+        cwd=out, timeout=900,  # a guard against a hang (not a timing check), generous for a loaded machine
     )
     return out, proc
 

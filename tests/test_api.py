@@ -1,5 +1,7 @@
 """The public API of DESIGN.md and the errors a user can act on."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -61,9 +63,9 @@ def test_other_problem_fields_are_validated():
 
 def test_problem_is_frozen_and_read_only():
     prob = ccexp.Problem(n_items=3, triplets=np.array([[0, 1, 2]]))
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'n_items'"):
         prob.n_items = 4
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
         prob.triplets[0, 0] = 2
 
 

@@ -1,7 +1,8 @@
 """The command line: refusals (one line, exit 2), --help, paths.data, and end to end at scale=ci.
 
-The end-to-end run is shared via the ``exp1_ci_run`` fixture (slow); the
-refusals stop before any case runs and take a few seconds each.
+The end-to-end run is shared via the ``exp1_ci_run`` fixture (slow tier), as
+is the run that reads paths.data; the refusals stop before any case runs and
+take a few seconds each (two in the default tier, the rest in the slow one).
 """
 
 import os
@@ -24,12 +25,17 @@ def _ccexp(args, cwd, env=None, timeout=120):
                           timeout=timeout, env=full_env)
 
 
+# One refusal of each path (a ConfigError of ours, a HydraException of Hydra's) in the default tier; the
+# messages themselves are checked in-process in tests/test_config.py; the other spellings in the slow tier.
+_SLOW = pytest.mark.slow
+
+
 @pytest.mark.parametrize("args, expected", [
     (["report=flase"], "report must be true or false, got 'flase'"),
-    (["experiment.trials=0"], "experiment.trials must be >= 1, got 0"),
-    (["experiment.algorithms=[]"], "experiment.algorithms must be a non-empty list"),
-    (["oracle.noise=0.1"], "oracle.noise is swept by exp1_triplets over [0.0, 0.1, 0.2]; "
-                           "to fix it write experiment.sweep.oracle.noise=[0.1]"),
+    pytest.param(["experiment.trials=0"], "experiment.trials must be >= 1, got 0", marks=_SLOW),
+    pytest.param(["experiment.algorithms=[]"], "experiment.algorithms must be a non-empty list", marks=_SLOW),
+    pytest.param(["oracle.noise=0.1"], "oracle.noise is swept by exp1_triplets over [0.0, 0.1, 0.2]; "
+                                       "to fix it write experiment.sweep.oracle.noise=[0.1]", marks=_SLOW),
     (["algorithm.no_such_param=3"], "Could not override 'algorithm.no_such_param'"),
 ])
 def test_what_the_user_typed_wrong_ends_in_one_line_and_exit_2(tmp_path, args, expected):
@@ -60,6 +66,7 @@ def test_help_is_ccexps_own_page(tmp_path):
     assert "Powered by Hydra" not in out
 
 
+@pytest.mark.slow
 def test_paths_data_is_where_files_are_read(tmp_path):
     """paths.data wins over $CCEXP_DATA_DIR (at 52ceb95 only the variable counted)."""
     src = require_data("iris/iris.data")

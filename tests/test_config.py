@@ -44,9 +44,14 @@ def _refusal(*overrides) -> str:
 
 @pytest.mark.parametrize("group", ["dataset", "oracle", "algorithm", "runner", "tracking"])
 def test_every_group_option_composes(group):
+    """Choosing ``group=option`` gives exactly that option's file (no key lost, added or changed)."""
+    from omegaconf import OmegaConf
+
     for option in _options(group):
         cfg = compose_config([f"{group}={option}"])
-        assert cfg[group] is not None
+        own = OmegaConf.to_container(OmegaConf.load(str(CONF.joinpath(group, f"{option}.yaml"))), resolve=False)
+        assert own, (group, option)
+        assert OmegaConf.to_container(cfg[group], resolve=False) == own, (group, option)
 
 
 @pytest.mark.parametrize("name", _options("experiment"))
@@ -224,7 +229,7 @@ def test_preset_runs_keep_their_scale_label_and_changed_grids_do_not():
 
 def test_scale_label_refuses_paths():
     assert scale_label("ci") == "ci"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"scale must be a plain folder name, got '\.\./paper'"):
         scale_label("../paper")
 
 

@@ -315,6 +315,7 @@ def _cli(*args, cwd):
     )
 
 
+@pytest.mark.slow  # five runs of python -m ccexp.data
 def test_cli_fetch_status_offline_and_usage(tmp_path):
     mirror = tmp_path / "mirror"
     _write(mirror, "iris/iris.data", require_data("iris/iris.data").read_bytes())

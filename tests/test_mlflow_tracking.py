@@ -1,16 +1,25 @@
-"""MLflow tracking end to end: the embedded SQLite store, a local ``mlflow server``, and ``tracking=off``.
+"""MLflow tracking: what a sweep logs, the embedded SQLite store, a local ``mlflow server``, and ``tracking=off``.
 
-Each test runs ``python -m ccexp +experiment=exp1_triplets experiment.scale=ci``
-in a subprocess (about 15 s on two cores), then reads the runs back with
-``MlflowClient`` and checks them against the ``records.parquet`` the same
-sweep wrote: one parent run per invocation, exactly one child run per
-algorithm x setting, each child's ``ari_mean`` equal to the mean over that
-setting's trials.  The server test talks to 127.0.0.1 only.
+Every check reads the runs back with ``MlflowClient`` and holds them against
+the records they were logged from: one parent run per invocation, exactly one
+child run per algorithm x setting, each child's ``ari_mean`` equal to the
+mean over that setting's trials, the records as the parent's artifact.
+
+- Default tier: a small sweep run in this process, logged by ``log_sweep``
+  into a SQLite store (the same call ``python -m ccexp`` makes).
+- Slow tier, no sweep of its own: ``tracking=local`` reads the ``mlflow.db``
+  of the session's one ``scale=ci`` exp1 run (the ``exp1_ci_run`` fixture,
+  shared with tests/test_cli.py and the reproduction tests);
+  ``tracking=off`` and ``tracking=server`` rerun the command line on a copy
+  of that run's finished results folder, so no case runs again and the
+  whole sweep's stored records are logged (or, with ``off``, not).  The
+  server test talks to 127.0.0.1 only.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -24,12 +33,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-pytestmark = pytest.mark.slow
+from _sweeps import DATASET, ORACLE, SMALL
 
 EXPERIMENT = "exp1_triplets"
-SETTING = ["dataset.k", "oracle.fraction", "oracle.noise"]  # what the ci grid sweeps
-SUBPROCESS_TIMEOUT = 180  # seconds per sweep; a ci sweep takes ~15 s on two cores
-SERVER_START_TIMEOUT = 60
+SETTING = ["dataset.k", "oracle.fraction", "oracle.noise"]  # what the ci grid (and SMALL) sweeps
+SUBPROCESS_TIMEOUT = 180  # seconds per rerun of a finished sweep (nothing left to run: a few seconds)
+SERVER_START_TIMEOUT = 180  # a guard against a server that never comes up (it took over 60 s on a loaded machine)
 LOCALHOST = "127.0.0.1"
 
 
@@ -56,20 +65,27 @@ def _run_sweep(results: Path, *overrides: str) -> subprocess.CompletedProcess:
     return proc
 
 
+def _finished_copy(exp1_ci_run, results: Path) -> Path:
+    """A copy of the shared run's finished ``exp1_triplets/ci`` folder (no MLflow store) under ``results``."""
+    out, _ = exp1_ci_run
+    shutil.copytree(out / EXPERIMENT / "ci", results / EXPERIMENT / "ci")
+    assert not list(results.rglob("*.db"))
+    return results
+
+
 def _setting_key(params: dict) -> tuple:
     return (params["algorithm"], int(float(params["dataset.k"])), float(params["oracle.fraction"]), float(params["oracle.noise"]))
 
 
-def _check_runs(client, results: Path, tmp_download: Path) -> None:
-    """The parent run, its children and the records artifact agree with ``records.parquet``."""
-    records = pd.read_parquet(results / EXPERIMENT / "ci" / "records.parquet")
+def _check_runs(client, records: pd.DataFrame, experiment: str, scale: str, paper: str, tmp_download: Path):
+    """The parent run, its children and the records artifact agree with ``records``; returns (parent, children)."""
     assert len(records) > 0
     assert (records["status"] == "ok").all(), records.loc[records["status"] != "ok", "error"].head().tolist()
     groups = records.groupby(["algorithm"] + SETTING)
     expected = {(a, int(k), float(f), float(b)): g for (a, k, f, b), g in groups}
     assert len(expected) == groups.ngroups
 
-    exp = client.get_experiment_by_name(EXPERIMENT)
+    exp = client.get_experiment_by_name(experiment)
     assert exp is not None, "no MLflow experiment named after the sweep"
     runs = client.search_runs([exp.experiment_id], max_results=10_000)
 
@@ -77,9 +93,11 @@ def _check_runs(client, results: Path, tmp_download: Path) -> None:
     assert len(parents) == 1, f"expected one parent run, found {len(parents)}"
     parent = parents[0]
     pid = parent.info.run_id
-    assert parent.data.params["experiment"] == EXPERIMENT
-    assert parent.data.params["scale"] == "ci"
+    assert parent.data.params["experiment"] == experiment
+    assert parent.data.params["scale"] == scale
     assert parent.info.status == "FINISHED"
+    assert parent.info.run_name == f"{experiment}[scale={scale}]"
+    assert parent.data.metrics["n_cases"] == len(records)
 
     children = [r for r in runs if r.data.tags.get("mlflow.parentRunId") == pid]
     assert len(runs) == 1 + len(children), "runs that are neither the parent nor its children"
@@ -97,20 +115,12 @@ def _check_runs(client, results: Path, tmp_download: Path) -> None:
         assert {"ari_mean", "n_trials"} <= set(metrics), (key, sorted(metrics))
         assert metrics["n_trials"] == len(group), key
         assert metrics["ari_mean"] == pytest.approx(group["ari"].mean(), rel=1e-9, abs=1e-12), key
-
-    # one named child, spelled out: Ls-AD-VC at k=8, a=0.1, b=0.2
-    probe = ("ls_ad_vc", 8, 0.1, 0.2)
-    assert probe in expected
-    [child] = [c for c in children if _setting_key(c.data.params) == probe]
-    assert child.data.metrics["ari_mean"] == pytest.approx(expected[probe]["ari"].mean())
-    # names and tags make the UI readable: algorithm[key=value,...], filterable by paper and scale
-    assert child.info.run_name == "ls_ad_vc[k=8,fraction=0.1,noise=0.2]"
-    assert parent.info.run_name == f"{EXPERIMENT}[scale=ci]"
-    for run in (parent, child):
-        assert run.data.tags["ccexp.paper"] == "ukkonen2017"
-        assert run.data.tags["ccexp.scale"] == "ci"
-        assert run.data.tags["ccexp.experiment"] == EXPERIMENT
-        assert run.data.tags["ccexp.code_version"]
+        # tags make the UI filterable by paper and scale
+        for run in (parent, child):
+            assert run.data.tags["ccexp.paper"] == paper
+            assert run.data.tags["ccexp.scale"] == scale
+            assert run.data.tags["ccexp.experiment"] == experiment
+            assert run.data.tags["ccexp.code_version"] == records["code_version"].iloc[0]
 
     artifacts = {a.path for a in client.list_artifacts(pid)}
     assert "records.parquet" in artifacts, artifacts
@@ -118,6 +128,21 @@ def _check_runs(client, results: Path, tmp_download: Path) -> None:
     logged = pd.read_parquet(local)
     assert len(logged) == len(records)
     assert set(logged["case_id"]) == set(records["case_id"])
+    return parent, children, expected
+
+
+def _check_exp1_runs(client, results: Path, tmp_download: Path):
+    """``_check_runs`` for the exp1 ci sweep under ``results``, and one named child spelled out."""
+    records = pd.read_parquet(results / EXPERIMENT / "ci" / "records.parquet")
+    parent, children, expected = _check_runs(client, records, EXPERIMENT, "ci", "ukkonen2017", tmp_download)
+    # one named child, spelled out: Ls-AD-VC at k=8, a=0.1, b=0.2
+    probe = ("ls_ad_vc", 8, 0.1, 0.2)
+    assert probe in expected
+    [child] = [c for c in children if _setting_key(c.data.params) == probe]
+    assert child.data.metrics["ari_mean"] == pytest.approx(expected[probe]["ari"].mean())
+    # names make the UI readable: algorithm[key=value,...]
+    assert child.info.run_name == "ls_ad_vc[k=8,fraction=0.1,noise=0.2]"
+    return parent
 
 
 @pytest.fixture(autouse=True)
@@ -130,20 +155,52 @@ def _quiet_mlflow(monkeypatch):
     monkeypatch.setenv("no_proxy", f"{LOCALHOST},localhost")
 
 
-def test_local_store(tmp_path):
+def test_logged_runs_agree_with_the_stored_records(tmp_path):
+    """Default tier: a small sweep, logged as ``python -m ccexp`` logs it (same call, same parameters)."""
     from mlflow.tracking import MlflowClient
 
-    _run_sweep(tmp_path, "tracking=local")
-    db = tmp_path / "mlflow.db"
+    from ccexp.runner.sweep import run_sweep
+    from ccexp.runner.tracking import log_sweep
+
+    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, scale_label="test", n_jobs=1, progress=False)
+    uri = f"sqlite:///{(tmp_path / 'mlflow.db').as_posix()}"
+    params = {"experiment": SMALL["name"], "paper": SMALL["paper"], "scale": SMALL["scale"], "results_label": "test",
+              "n_cases": res.n_cases, "algorithms": ",".join(SMALL["algorithms"]), "trials": SMALL["trials"],
+              "code_version": res.code_version}
+    pid = log_sweep(uri, SMALL["name"], res.records, params, None, tmp_path)
+    download = tmp_path / "download"
+    download.mkdir()
+    client = MlflowClient(tracking_uri=uri)
+    parent, children, expected = _check_runs(client, res.records, SMALL["name"], "test", "ukkonen2017", download)
+    assert parent.info.run_id == pid
+    # 2 algorithms x 2 k x 2 noise levels; noise 0 is a single-trial setting
+    assert len(children) == 8
+    assert {int(c.data.metrics["n_trials"]) for c in children} == {1, 2}
+    assert {c.info.run_name for c in children if c.data.params["algorithm"] == "ls_eq"} == {
+        f"ls_eq[k={k},noise={b}]" for k in (2, 4) for b in ("0", "0.2")}
+
+
+@pytest.mark.slow
+def test_local_store(exp1_ci_run, tmp_path):
+    """The shared run's ``tracking=local`` store: the runs of its sweep, and its report as artifacts."""
+    from mlflow.tracking import MlflowClient
+
+    out, _ = exp1_ci_run
+    db = out / "mlflow.db"
     assert db.exists()
     client = MlflowClient(tracking_uri=f"sqlite:///{db.as_posix()}")
     download = tmp_path / "download"
     download.mkdir()
-    _check_runs(client, tmp_path, download)
+    parent = _check_exp1_runs(client, out, download)
+    artifacts = {a.path for a in client.list_artifacts(parent.info.run_id)}
+    assert {"comparison.md", "figures", "tables"} <= artifacts, artifacts  # the run wrote its report
 
 
-def test_off_writes_no_store(tmp_path):
-    _run_sweep(tmp_path, "tracking=off")
+@pytest.mark.slow
+def test_off_writes_no_store(exp1_ci_run, tmp_path):
+    _finished_copy(exp1_ci_run, tmp_path)
+    proc = _run_sweep(tmp_path, "tracking=off")
+    assert "0 to run" in proc.stderr + proc.stdout
     assert (tmp_path / EXPERIMENT / "ci" / "records.parquet").exists()
     assert not (tmp_path / "mlflow.db").exists()
     assert not list(tmp_path.rglob("*.db")), list(tmp_path.rglob("*.db"))
@@ -213,10 +270,13 @@ def mlflow_server(tmp_path_factory):
         _stop(proc)
 
 
-def test_server(tmp_path, mlflow_server):
+@pytest.mark.slow
+def test_server(exp1_ci_run, tmp_path, mlflow_server):
     from mlflow.tracking import MlflowClient
 
+    _finished_copy(exp1_ci_run, tmp_path)
     proc = _run_sweep(tmp_path, "tracking=server", f"tracking.uri={mlflow_server}")
+    assert "0 to run" in proc.stderr + proc.stdout  # the stored records are logged, nothing is run again
     # MLflow prints a run's URL when it ends on a server: once for the parent, not per child
     assert proc.stdout.count("View run") <= 1, proc.stdout[-2000:]
     assert not (tmp_path / "mlflow.db").exists(), "tracking=server also wrote the embedded store"
@@ -224,4 +284,4 @@ def test_server(tmp_path, mlflow_server):
     client = MlflowClient(tracking_uri=mlflow_server)
     download = tmp_path / "download"
     download.mkdir()
-    _check_runs(client, tmp_path, download)
+    _check_exp1_runs(client, tmp_path, download)

@@ -77,3 +77,15 @@ def test_readme_examples_in_a_clone_leave_git_status_clean(tmp_path):
     assert (clone / "results" / "exp1_triplets" / "quick" / "records.parquet").is_file()
     assert list((clone / "results" / "exp1_triplets").glob("ci+custom-*/records.parquet"))
     assert len(ran) == len(readme_commands())
+
+
+def test_ci_runs_the_readme_test_commands_in_order():
+    """.ci/run calls each command of the README's "Tests" block, as written and in that order."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("\n## Tests\n", 1)[1].split("\n## ", 1)[0]
+    [block] = re.findall(r"```bash\n(.*?)```", section, flags=re.S)
+    commands = [line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
+    assert commands == ["pytest", "pytest -m slow"]
+    ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    positions = [ci_lines.index(c) for c in commands]  # ValueError if CI does not run one of them
+    assert positions == sorted(positions)

@@ -62,6 +62,7 @@ def noise_batch_ci(tmp_path_factory):
     return out, result
 
 
+@pytest.mark.slow  # the acc_noise_batch ci sweep of the fixture
 def test_ci_sweep_writes_traces_for_every_case(noise_batch_ci):
     out, result = noise_batch_ci
     records = result.records
@@ -77,6 +78,7 @@ def test_ci_sweep_writes_traces_for_every_case(noise_batch_ci):
         assert g["ari"].iloc[-1] == pytest.approx(rec["ari"])  # the last trace row is the final clustering
 
 
+@pytest.mark.slow  # the acc_noise_batch ci sweep of the fixture
 def test_ci_report_and_claims(noise_batch_ci):
     out, _ = noise_batch_ci
     folder = out / "acc_noise_batch" / "ci"
@@ -91,6 +93,7 @@ def test_ci_report_and_claims(noise_batch_ci):
     assert "auc_order" in text and "acc_maxexp" in text
 
 
+@pytest.mark.slow  # the acc_noise_batch ci sweep of the fixture
 def test_mlflow_logs_learning_curves_with_step_queries(noise_batch_ci):
     from mlflow.tracking import MlflowClient
 

@@ -5,6 +5,8 @@ claims we do not reproduce at paper scale are reported in
 experiments/ukkonen2017/README.md, not asserted here.
 """
 
+import math
+
 import pandas as pd
 import pytest
 
@@ -55,15 +57,77 @@ def test_k4_recovered_almost_perfectly_for_a_at_least_005_with_noise(records):
     assert sel.groupby("oracle.fraction")["ari"].mean().min() >= 0.95
 
 
-@pytest.mark.parametrize("other", ["ls_ad", "ls_eq_vc"])
-def test_ls_ad_vc_at_least_as_good_in_most_cases(records, other):
-    # the paper: 813/924 vs Ls-AD, 871/924 vs Ls-EQ-VC; here: a clear majority
-    ari = records.pivot_table(index="instance_id", columns="algorithm", values="ari")
-    share = (ari["ls_ad_vc"] >= ari[other] - 1e-12).mean()
-    assert share > 0.5
+# Section V-A: Ls-AD-VC has at least the ARI of CrowdClust in 894 of the 924 test cases (97%), of t-STE in
+# 751 (81%), of Ls-AD in 813 (88%), and "outperforms" Ls-EQ-VC in 871 (94%).
+PAPER_CASES = 924
+PAPER_WINS = {"crowdclust_dpmm": 894, "tste_dpmm": 751, "ls_ad": 813, "ls_eq_vc": 871}
 
 
-def test_comparison_names_every_reference_row(exp1_ci_run):
+@pytest.mark.parametrize("other", sorted(PAPER_WINS))
+def test_win_share_against_the_papers_count(records, other):
+    """Compared as shares of the paired instances (the ci grid has 30 of the paper's 924).
+
+    The tolerance rule of reference.csv (experiments/ukkonen2017/README.md): half a count of 924, in
+    percent, plus 2 binomial standard errors of our share.  Against Ls-AD our share is 30/30: above the
+    paper's 88% by more than that (a share of 1 has no binomial spread), so the paper's claim, a large
+    majority, holds while its number does not; reference.csv pins that row ``differs`` (at paper scale it is
+    846/924 = 91.6%, within tolerance).
+    """
+    from ccexp.report.ukkonen2017 import win_counts
+
+    w = win_counts(records).set_index("versus").loc[other]
+    assert w["paired"] == records["instance_id"].nunique()  # every instance has both algorithms
+    paper = 100.0 * PAPER_WINS[other] / PAPER_CASES
+    ours = 100.0 * w["wins"] / w["paired"]
+    sem = 100.0 * math.sqrt(ours / 100 * (1 - ours / 100) / w["paired"])
+    tolerance = 100.0 * 0.5 / PAPER_CASES + 2 * sem
+    if other == "ls_ad":
+        assert ours > paper + tolerance, (ours, paper, tolerance)  # more wins than the paper, never fewer
+    else:
+        assert abs(ours - paper) <= tolerance, (ours, paper, tolerance)
+
+
+def test_comparison_judges_every_reference_row(exp1_ci_run, records):
+    """comparison.csv has each reference row once, with the paper's value, our value from the records, and a
+    status that meets the row's pin where it is ci-gated."""
+    from ccexp.report.common import NOT_RUN, STATUSES, VERDICTS, is_missing
+    from ccexp.report.reproduction import pin_holds
+
     out, _ = exp1_ci_run
-    text = (out / "exp1_triplets" / "ci" / "comparison.md").read_text()
-    assert "win_count" in text and "n_clusters_mean" in text
+    cmp = pd.read_csv(out / "exp1_triplets" / "ci" / "comparison.csv", keep_default_na=False, na_values=[""])
+    ref = load_reference("ukkonen2017", "exp1_triplets")
+    assert cmp["ref_id"].is_unique
+    assert set(cmp["ref_id"]) == set(ref["ref_id"])
+    cmp = cmp.set_index("ref_id")
+    counts = {"n_clusters_mean": 0, "win_count": 0, "claim": 0}
+    for r in ref.itertuples():
+        c = cmp.loc[r.ref_id]
+        assert c["status"] in STATUSES and c["verdict"] in VERDICTS, r.ref_id
+        assert (c["status"] == NOT_RUN) == (c["verdict"] == NOT_RUN) == is_missing(c["ours"]), r.ref_id
+        if r.ci == "yes":
+            assert pin_holds(c["status"], r.expect), (r.ref_id, c["status"], r.expect)
+        if r.quantity == "n_clusters_mean":
+            # Table I: the mean number of clusters over the trials of one (algorithm, k, a, b) cell
+            assert c["quantity"] == r.quantity and c["paper"] == pytest.approx(r.value), r.ref_id
+            cell = records[(records.algorithm == r.algorithm) & (records["dataset.k"] == r.k)
+                           & (records["oracle.fraction"] == r.a) & (records["oracle.noise"] == r.b)]
+            if len(cell):
+                assert c["ours"] == pytest.approx(cell["n_clusters"].mean()), r.ref_id
+                assert c["n_trials"] == len(cell), r.ref_id
+            else:
+                assert c["status"] == NOT_RUN, r.ref_id  # a cell of the paper's grid only
+            counts["n_clusters_mean"] += 1
+        elif r.quantity == "win_count":
+            # compared in percent of the paired instances (see test_win_share_against_the_papers_count)
+            assert c["quantity"] == "win_count (%)", r.ref_id
+            assert c["paper"] == pytest.approx(100.0 * r.value / PAPER_CASES), r.ref_id
+            assert r.versus in PAPER_WINS and r.value == PAPER_WINS[r.versus]
+            counts["win_count"] += 1
+        elif r.quantity == "n_cases":
+            assert c["paper"] == PAPER_CASES and c["ours"] == records["instance_id"].nunique()
+        else:
+            # a claim of Section V-A: ours is 1 (holds) or 0 (does not) on the records
+            assert r.kind == "claim" and c["quantity"] == r.quantity and c["paper"] == r.value == 1, r.ref_id
+            assert c["ours"] in (0.0, 1.0), r.ref_id
+            counts["claim"] += 1
+    assert counts == {"n_clusters_mean": 192, "win_count": 4, "claim": 14}  # Table I, Section V-A

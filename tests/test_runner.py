@@ -86,6 +86,7 @@ def test_partial_sweep_resumes_without_redoing_or_losing_cases(tmp_path):
     assert third.n_run == 0
 
 
+@pytest.mark.slow  # n_jobs=2 starts worker processes
 def test_reruns_from_scratch_reproduce_every_record(tmp_path):
     a = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "a", n_jobs=1, progress=False).records
     b = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "b", n_jobs=2, progress=False).records

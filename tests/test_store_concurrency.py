@@ -54,6 +54,7 @@ def _finish(procs: list[subprocess.Popen], timeout: float = 300) -> list[tuple[i
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("same_ids", [False, True], ids=["different-cases", "same-cases"])
 def test_concurrent_writers_and_consolidations_lose_and_duplicate_nothing(tmp_path, same_ids):
     """3 processes x 4 rounds of (append 4 parts, load, consolidate) into one folder, twice.

@@ -194,6 +194,7 @@ with _sweep_lock(Path(sys.argv[1]), "small", True):
 """
 
 
+@pytest.mark.slow  # a real process holds the folder for 8 s
 def test_a_second_sweep_of_a_busy_folder_refuses_in_one_line_or_waits(tmp_path, caplog):
     folder = tmp_path / "small"
     holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(folder), "8"], stdout=subprocess.PIPE, text=True)
