@@ -37,7 +37,7 @@ def _instance(name):
 
 def test_the_feature_based_estimators_are_found_in_the_registry():
     assert {"kmeans", "kmeans_svm", "cop_kmeans", "spectral", "spectral_learning", "e2cp", "forest_e2cp",
-            "cop_rf", "hierarchical", "recon", "recon_svm"} == set(FEATURE_BASED)
+            "cop_rf", "hierarchical", "recon", "recon_svm", "recon_triplets"} == set(FEATURE_BASED)
 
 
 @pytest.mark.parametrize("name", FEATURE_BASED)

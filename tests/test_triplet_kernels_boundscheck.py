@@ -2,7 +2,7 @@
 
 numba does not check array bounds by default, so a scratch buffer that is
 too short corrupts memory silently. Here every kernel of
-``algorithms/triplets/_kernels.py`` (and the shared relabelling it uses) is
+``algorithms/triplets/_kernels.py`` (and the shared relabelling and objective kernel it uses) is
 recompiled from its Python source with ``boundscheck=True`` and the drivers
 run on small inputs: an out-of-bounds access raises ``IndexError`` instead.
 The kernels call no other jitted function, so recompiling each one checks
@@ -19,9 +19,9 @@ from ccexp.algorithms.triplets import _kernels as K
 from ccexp.algorithms.triplets import local_search as LS
 from ccexp.algorithms.triplets.vertex_cover import triplet_vertex_cover
 from ccexp.cc import labels as cc_labels
+from ccexp.objectives import kernels as objective_kernels
 
 KERNELS = (
-    "triplet_cost",
     "item_incidence",
     "local_search_pass",
     "pair_keys",
@@ -40,6 +40,7 @@ def checked():
     """The kernels compiled with bounds checking (once for the module)."""
     out = {name: _checked(getattr(K, name)) for name in KERNELS}
     out["relabel_first_appearance"] = _checked(cc_labels.relabel_first_appearance)
+    out["triplet_cost"] = _checked(objective_kernels.triplet_cost)  # the objective's kernel, s(f, T)
     return out
 
 
@@ -49,6 +50,7 @@ def bounds_checked(monkeypatch, checked):
     for name in KERNELS:
         monkeypatch.setattr(K, name, checked[name])
     monkeypatch.setattr(LS, "relabel_first_appearance", checked["relabel_first_appearance"])
+    monkeypatch.setattr(LS, "triplet_cost", checked["triplet_cost"])
     return checked
 
 
