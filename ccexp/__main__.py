@@ -57,7 +57,8 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         command line prints its one-line message and exits 2).
     """
     spec = resolve_run(cfg, overrides or [])
-    experiment, dataset, oracle = spec.experiment, spec.dataset, spec.oracle
+    # the grids as the sweep runs them: an algorithm no grid lists joins the grids of the kinds it reads
+    experiment, dataset, oracle = spec.placed_experiment(), spec.dataset, spec.oracle
     # paths.data is where every loader (in this process and in the workers it starts) reads real files
     os.environ["CCEXP_DATA_DIR"] = str(Path(cfg.paths.data).expanduser().resolve())
     results = Path(cfg.paths.results)

@@ -230,3 +230,31 @@ def test_an_algorithm_no_grid_lists_joins_the_grids_of_kinds_it_reads():
     with pytest.raises(ConfigError, match=r"recon_random: algorithm 'ls_ad' reads triplets, and no grid of the "
                                           r"experiment gives that \(its grids give relative"):
         _pairs("experiment=recon_random", "experiment.algorithms=[recon,ls_ad]")
+
+
+def test_the_cli_runs_the_grids_as_placed(monkeypatch):
+    """``experiment.algorithms=[a]`` on a multi-grid experiment: the sweep gets the placed grids.
+
+    Before the fix ``ccexp.__main__.run`` handed ``run_sweep`` the configured
+    experiment, whose grids still listed their other readers, and the sweep
+    refused it ("sweep grid algorithms ['kmeans', 'spectral'] are not in the
+    experiment's algorithms") although ``RunSpec.cases()`` had placed them.
+    """
+    import ccexp.__main__ as cli
+    from ccexp.runner.grid import expand
+
+    ov = ["experiment=cross_supervision", "experiment.scale=ci", "experiment.algorithms=[kmeans]", "tracking=off"]
+    seen = {}
+
+    def fake_run_sweep(experiment, dataset, oracle, results, algorithms=None, **kwargs):
+        seen["cases"] = expand(experiment, dataset, oracle, algorithms=algorithms)
+        return {"n_cases": len(seen["cases"]), "n_run": 0, "seconds": 0.0, "out_dir": str(results)}
+
+    monkeypatch.setattr(cli, "run_sweep", fake_run_sweep)
+    spec = resolve_run(compose_config(ov), ov)
+    try:
+        cli.run(compose_config(ov), ov)
+    except (AttributeError, KeyError, TypeError):
+        pass  # the fake summary lacks what the log line after the sweep reads; the sweep's input is what counts
+    assert [c.case_id for c in seen["cases"]] == [c.case_id for c in spec.cases()]
+    assert {c.algorithm for c in seen["cases"]} == {"kmeans"}

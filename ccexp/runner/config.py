@@ -213,10 +213,17 @@ class RunSpec:
         """Whether user overrides changed the records (results go to ``<scale>+custom-<hash>``)."""
         return self.label != self.scale
 
+    def placed_experiment(self) -> dict:
+        """The experiment whose grids list their algorithms, with them placed by the declarations.
+
+        What the sweep runs (:func:`place_by_declaration`); the experiment as
+        configured otherwise.
+        """
+        return place_by_declaration(self.experiment, self.oracle)
+
     def cases(self) -> list[Case]:
         """Every case of the sweep: instances (dataset x oracle x trial) times algorithms."""
-        experiment = place_by_declaration(self.experiment, self.oracle)
-        return expand(experiment, self.dataset, self.oracle, algorithms=self.algorithms)
+        return expand(self.placed_experiment(), self.dataset, self.oracle, algorithms=self.algorithms)
 
 
 def _grid_oracles(grid: dict, oracle: dict) -> list[str]:
