@@ -38,6 +38,18 @@ from .graph import _check_index_vector
 
 
 @njit(cache=True)
+def _link(parent, size, ra, rb):
+    """Join the sets of roots ``ra`` and ``rb`` by size (the larger stays root); False if one set."""
+    if ra == rb:
+        return False
+    if size[ra] < size[rb]:
+        ra, rb = rb, ra
+    parent[rb] = ra
+    size[ra] += size[rb]
+    return True
+
+
+@njit(cache=True)
 def uf_find(parent, x):
     """Root of ``x``, with path halving. O(alpha(n)) amortised.
 
@@ -77,13 +89,7 @@ def uf_union(parent, size, a, b):
     """
     ra = uf_find(parent, a)
     rb = uf_find(parent, b)
-    if ra == rb:
-        return False
-    if size[ra] < size[rb]:
-        ra, rb = rb, ra
-    parent[rb] = ra
-    size[ra] += size[rb]
-    return True
+    return _link(parent, size, ra, rb)
 
 
 @njit(cache=True)
@@ -112,10 +118,7 @@ def uf_find_stamped(parent, size, stamp, cur, x):
         return x
     # every item on the path was stamped in this round: a parent is only set
     # by a union of this round, between two stamped roots
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
+    return uf_find(parent, x)
 
 
 @njit(cache=True)
@@ -129,13 +132,7 @@ def uf_union_stamped(parent, size, stamp, cur, a, b):
     """
     ra = uf_find_stamped(parent, size, stamp, cur, a)
     rb = uf_find_stamped(parent, size, stamp, cur, b)
-    if ra == rb:
-        return False
-    if size[ra] < size[rb]:
-        ra, rb = rb, ra
-    parent[rb] = ra
-    size[ra] += size[rb]
-    return True
+    return _link(parent, size, ra, rb)
 
 
 @njit(cache=True)
