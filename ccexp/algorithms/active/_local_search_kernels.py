@@ -181,6 +181,29 @@ def _build_sums(ST, labels, active, n_active, size, M, head, nxt, prv, err, boun
 
 
 @njit(cache=True)
+def _cluster_slots(labels, n):
+    """Cluster sizes, the non-empty ids in ``active[0:n_active]`` with their position in ``pos``,
+    and the empty ids on the ``free[0:n_free]`` stack (ids in ``[0, n)``)."""
+    size = np.zeros(n, dtype=np.int64)
+    for u in range(n):
+        size[labels[u]] += 1
+    active = np.empty(n, dtype=np.int64)
+    pos = np.full(n, -1, dtype=np.int64)
+    free = np.empty(n, dtype=np.int64)
+    n_active = 0
+    n_free = 0
+    for c in range(n):
+        if size[c] > 0:
+            active[n_active] = c
+            pos[c] = n_active
+            n_active += 1
+        else:
+            free[n_free] = c
+            n_free += 1
+    return size, active, pos, free, n_active, n_free
+
+
+@njit(cache=True)
 def local_search_run(S, labels, seed, eta, max_passes):
     """One restart of Algorithm 2 (lines 8-29) from ``labels``, in place; S symmetric.
 
@@ -266,24 +289,7 @@ def local_search_sums(S, ST, labels, seed, eta, max_passes, M):
     """
     np.random.seed(seed)
     n = S.shape[0]
-    size = np.zeros(n, dtype=np.int64)
-    for u in range(n):
-        size[labels[u]] += 1
-    # non-empty cluster ids in ``active[0:n_active]``, position in ``pos``;
-    # empty ids on the ``free`` stack
-    active = np.empty(n, dtype=np.int64)
-    pos = np.full(n, -1, dtype=np.int64)
-    free = np.empty(n, dtype=np.int64)
-    n_active = 0
-    n_free = 0
-    for c in range(n):
-        if size[c] > 0:
-            active[n_active] = c
-            pos[c] = n_active
-            n_active += 1
-        else:
-            free[n_free] = c
-            n_free += 1
+    size, active, pos, free, n_active, n_free = _cluster_slots(labels, n)
     # members of each cluster, ascending (doubly linked lists from head[c]), the cluster
     # sums M and their error bounds: built once moves become rare (see _build_sums)
     head = np.full(n, -1, dtype=np.int64)
@@ -456,24 +462,7 @@ def local_search_run_plain(S, labels, seed, eta, max_passes):
     """
     np.random.seed(seed)
     n = S.shape[0]
-    size = np.zeros(n, dtype=np.int64)
-    for u in range(n):
-        size[labels[u]] += 1
-    # non-empty cluster ids in ``active[0:n_active]``, position in ``pos``;
-    # empty ids on the ``free`` stack
-    active = np.empty(n, dtype=np.int64)
-    pos = np.full(n, -1, dtype=np.int64)
-    free = np.empty(n, dtype=np.int64)
-    n_active = 0
-    n_free = 0
-    for c in range(n):
-        if size[c] > 0:
-            active[n_active] = c
-            pos[c] = n_active
-            n_active += 1
-        else:
-            free[n_free] = c
-            n_free += 1
+    size, active, pos, free, n_active, n_free = _cluster_slots(labels, n)
     acc = np.zeros(n, dtype=np.float64)
     delta = max_correlation(S, labels)
     delta_old = delta - 1.0
