@@ -75,6 +75,7 @@ def format_table(what: str, width: int | None = 160) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: print the registry named by ``argv`` as a table; return the exit status."""
     parser = argparse.ArgumentParser(prog="python -m ccexp.list", description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=sorted(_REGISTRIES), help="which registry to list")
     parser.add_argument("--full", action="store_true", help="do not cut the last column to the line width")

@@ -93,6 +93,7 @@ class PairwiseSimilarityOracle:
 
     @property
     def n_items(self) -> int:
+        """The number of items (the length of the ground-truth labels)."""
         return int(self._y.shape[0])
 
     def session(self) -> "PairwiseSimilarityOracle":

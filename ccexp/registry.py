@@ -103,6 +103,7 @@ class Registry:
             self.register(ep.name, origin=where)(obj)
 
     def get(self, name: str) -> Callable:
+        """The entry registered as ``name`` (plugins loaded first); ``ValueError`` listing the known names otherwise."""
         self.load_plugins()
         try:
             return self._items[name]
@@ -115,6 +116,7 @@ class Registry:
         return self._origins[name]
 
     def names(self) -> list[str]:
+        """The registered names, sorted (plugins included)."""
         self.load_plugins()
         return sorted(self._items)
 

@@ -1,9 +1,11 @@
+import json
 import os
 import pathlib
 import subprocess
 import sys
 
 import pytest
+from filelock import FileLock
 
 HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
@@ -35,13 +37,30 @@ def exp1_ci_run(tmp_path_factory):
 
     Shared by the slow tier's CLI, MLflow and Ukkonen reproduction tests: they read its records, report and
     ``mlflow.db``, or rerun a copy of its finished folder (nothing left to run); none runs the sweep again.
+
+    Under pytest-xdist (``-n``) every worker has its own session, so the first worker to get here runs the
+    sweep into the temporary root the workers share, under a file lock, and the others wait for it and read
+    its folder and saved output (pytest-xdist's documented recipe for a once-per-run fixture).
     """
-    out = tmp_path_factory.mktemp("exp1_ci")
-    proc = run_cli(
-        ["+experiment=exp1_triplets", "experiment.scale=ci", f"paths.results={out}", "runner.n_jobs=2", "tracking=local"],
-        cwd=out, timeout=900,  # a guard against a hang (not a timing check), generous for a loaded machine
-    )
-    return out, proc
+    def run(out):
+        return run_cli(
+            ["+experiment=exp1_triplets", "experiment.scale=ci", f"paths.results={out}", "runner.n_jobs=2",
+             "tracking=local"],
+            cwd=out, timeout=900,  # a guard against a hang (not a timing check), generous for a loaded machine
+        )
+
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # a plain session (no -n, or -p no:xdist)
+        out = tmp_path_factory.mktemp("exp1_ci")
+        return out, run(out)
+    root = tmp_path_factory.getbasetemp().parent  # shared by the workers of this run
+    out, saved = root / "exp1_ci", root / "exp1_ci.json"
+    with FileLock(str(root / "exp1_ci.lock")):
+        if not saved.is_file():
+            out.mkdir(exist_ok=True)
+            proc = run(out)
+            saved.write_text(json.dumps({"args": proc.args, "stdout": proc.stdout, "stderr": proc.stderr}))
+    done = json.loads(saved.read_text())
+    return out, subprocess.CompletedProcess(done["args"], 0, done["stdout"], done["stderr"])
 
 
 def require_data(relpath: str) -> pathlib.Path:

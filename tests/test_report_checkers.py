@@ -302,15 +302,3 @@ def test_has_records_sees_the_consolidated_file_and_parts(tmp_path):
     assert store.has_records() and not store.records_path.exists()
     store.consolidate()
     assert store.has_records() and store.records_path.exists()
-
-
-def test_no_module_of_ccexp_is_over_600_lines():
-    """Issue 16: modules stay small (the import rules are tests/test_layers.py's)."""
-    from pathlib import Path
-
-    import ccexp
-
-    long = {str(p.relative_to(Path(ccexp.__file__).parent)): n
-            for p in sorted(Path(ccexp.__file__).parent.rglob("*.py"))
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
-    assert not long, f"modules over 600 lines: {long}"

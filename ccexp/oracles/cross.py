@@ -99,6 +99,7 @@ def n_answers(budget, n_items: int) -> int:
 
 
 def labels_and_k(dataset, oracle: str):
+    """The dataset's labels and their class count; ``ValueError`` naming ``oracle`` when it has no labels."""
     if dataset.y is None:
         raise ValueError(f"the {oracle} oracle needs ground-truth labels; dataset {dataset.name!r} has none")
     y = np.asarray(dataset.y)
@@ -106,6 +107,7 @@ def labels_and_k(dataset, oracle: str):
 
 
 def problem_meta(kind: str, k: int, answers: int, eps, **extra) -> dict:
+    """The ``Problem.meta`` every cross oracle records: the kind of supervision, k, the answers given and ε."""
     return {"supervision": kind, "n_clusters": k, "n_answers": int(answers), "eps": float(eps), **extra}
 
 
@@ -195,13 +197,16 @@ class QueryLog:
 
     @property
     def n_items(self) -> int:
+        """The number of items of the wrapped oracle."""
         return int(self._oracle.n_items)
 
     @property
     def n_queries(self) -> int:
+        """The number of queries answered so far (repeats counted)."""
         return int(sum(a.shape[0] for a in self._a))
 
     def query(self, u, v) -> np.ndarray:
+        """Ask the wrapped oracle about the pairs ``(u[i], v[i])``, log them and their answers, return the answers."""
         answers = np.asarray(self._oracle.query(u, v), dtype=np.float64)
         self._u.append(np.atleast_1d(np.asarray(u, dtype=np.int64)).copy())
         self._v.append(np.atleast_1d(np.asarray(v, dtype=np.int64)).copy())
@@ -215,6 +220,7 @@ class QueryLog:
         return np.stack([np.concatenate(self._u), np.concatenate(self._v)], axis=1)
 
     def answers(self) -> np.ndarray:
+        """The answers, aligned with :meth:`pairs`."""
         return np.concatenate(self._a) if self._a else np.empty(0)
 
 

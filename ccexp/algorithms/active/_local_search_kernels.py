@@ -148,8 +148,13 @@ def _abs_max(r):
 
 
 @njit(cache=True)
-def _build_sums(ST, labels, active, n_active, size, M, head, nxt, prv, err, bound):
-    """M[c, :] = sum of ST[v, :] over the members v of c (ascending), the member lists, the bounds; returns max |S|."""
+def _build_sums(ST, labels, active, n_active, size, M, members, err, bound):
+    """M[c, :] = sum of ST[v, :] over the members v of c (ascending), the member lists, the bounds; returns max |S|.
+
+    ``members = (head, nxt, prv)``: the doubly linked member list of each cluster (``head[c]`` its first
+    member, -1 if empty; ``nxt``/``prv`` per item, -1 at the ends), rebuilt here in ascending item order.
+    """
+    head, nxt, prv = members
     n = ST.shape[0]
     tail = np.full(n, -1, dtype=np.int64)
     for j in range(n_active):
@@ -311,7 +316,7 @@ def local_search_sums(S, ST, labels, seed, eta, max_passes, M):
         if n_passes == 2:
             # the first pass from a random clustering moves almost every item (a move costs
             # about one sweep of a row); from the second pass on moves are few
-            smax = _build_sums(ST, labels, active, n_active, size, M, head, nxt, prv, err, bound)
+            smax = _build_sums(ST, labels, active, n_active, size, M, (head, nxt, prv), err, bound)
             have_sums = True
         np.random.shuffle(order)
         for i in range(n):

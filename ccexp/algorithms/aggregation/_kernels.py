@@ -144,7 +144,7 @@ def _hist_update(codes, off, v, hist, c, delta):
 
 
 @njit(cache=True)
-def local_search_pass(codes, off, q, labels, hist, sizes, active, pos, n_active, free, n_free):
+def local_search_pass(codes, off, q, labels, hist, sizes, slots):
     """One LOCALSEARCH pass (Section 4): each item to its best cluster or a new one.
 
     Moving ``v`` into cluster C changes d(C) by ``2 M(v, C) - |C|`` relative
@@ -153,9 +153,11 @@ def local_search_pass(codes, off, q, labels, hist, sizes, active, pos, n_active,
     scores 0.  ``v`` moves only on a strict improvement.  O(k m) per item,
     O(n k m) per pass, k the number of clusters.
 
+    ``slots = (active, pos, free, counts)`` is the cluster-id bookkeeping,
+    updated in place: ``counts = [n_active, n_free]`` (int64);
     ``active[:n_active]`` lists the non-empty cluster ids, ``pos[c]`` the place
     of ``c`` in it; ``free[:n_free]`` the unused ids.  Returns the number of
-    moves, n_active and n_free.
+    moves.
 
     Why not the shared :func:`ccexp.cc._kernels.cc_local_search_pass`: the
     distances X_uv of aggregation are implicit (a function of two rows of
@@ -163,6 +165,8 @@ def local_search_pass(codes, off, q, labels, hist, sizes, active, pos, n_active,
     n(n-1)/2 pairs; the per-cluster histograms give ``M(v, C)`` in O(m)
     without it.
     """
+    active, pos, free, counts = slots
+    n_active, n_free = counts[0], counts[1]
     n, m = codes.shape
     n_moved = 0
     for v in range(n):
@@ -207,7 +211,9 @@ def local_search_pass(codes, off, q, labels, hist, sizes, active, pos, n_active,
         labels[v] = best_c
         _hist_update(codes, off, v, hist, best_c, 1)
         sizes[best_c] += 1
-    return n_moved, n_active, n_free
+    counts[0] = n_active
+    counts[1] = n_free
+    return n_moved
 
 
 @njit(cache=True)

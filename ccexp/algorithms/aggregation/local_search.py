@@ -40,13 +40,11 @@ def local_search_labels(enc: EncodedClusterings, labels: np.ndarray, max_passes:
     pos = np.zeros(max(n, 1), dtype=np.int64)
     pos[:h] = np.arange(h)
     free = np.zeros(max(n, 1), dtype=np.int64)
-    n_free = n - h
-    free[:n_free] = np.arange(n - 1, h - 1, -1)  # pop the smallest id first
-    n_active = h
+    free[: n - h] = np.arange(n - 1, h - 1, -1)  # pop the smallest id first
+    counts = np.array([h, n - h], dtype=np.int64)  # n_active, n_free
+    slots = (active, pos, free, counts)
     for t in range(1, int(max_passes) + 1):
-        moved, n_active, n_free = K.local_search_pass(
-            enc.codes, enc.off, enc.q, lab, hist, sizes, active, pos, n_active, free, n_free
-        )
+        moved = K.local_search_pass(enc.codes, enc.off, enc.q, lab, hist, sizes, slots)
         if moved == 0:
             return lab, t, True
     return lab, int(max_passes), False

@@ -138,6 +138,7 @@ def njw_spectral(W: np.ndarray, n_clusters: int, n_init: int = 10, random_state=
 
 
 def pairs_of(problem, field: str) -> np.ndarray:
+    """The ``(m, 2)`` pair array ``problem.<field>`` (``must_link`` or ``cannot_link``), empty when absent."""
     value = getattr(problem, field)
     return np.empty((0, 2), dtype=np.int64) if value is None else value
 

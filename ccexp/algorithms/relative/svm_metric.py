@@ -185,11 +185,14 @@ class SVMMetric:
         self.C = C
 
     def fit(self, X, relative):
+        """Learn the diagonal weights from the relative constraints ``relative`` (rows ``a, b, c``: a closer to b than to c)."""
         self.weights_, self.info_ = learn_svm_metric(X, relative, C=self.C)
         return self
 
     def transform(self, X):
+        """``X`` scaled by the square roots of the learned weights, so Euclidean distance is the learned metric."""
         return check_features(X, "X") * np.sqrt(self.weights_)
 
     def fit_transform(self, X, relative):
+        """``fit(X, relative)`` then ``transform(X)``."""
         return self.fit(X, relative).transform(X)
