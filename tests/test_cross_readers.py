@@ -44,7 +44,7 @@ def test_recon_triplets_equals_recon_on_the_same_rows():
     ours = ReConOnTriplets().fit_problem(p)
     ref = ReCon(n_clusters=3).fit(X, T)
     assert np.array_equal(ours.labels_, ref.labels_)
-    assert ours.record_ == {"problem.supervision": "relative"}
+    assert ours.record_ == {"supervision": "relative"}
     # it reads the triplets: a problem without them is refused, naming the field
     with pytest.raises(ValueError, match="triplets"):
         ReConOnTriplets().fit_problem(Problem(n_items=24, X=X, meta={"n_clusters": 3}))
@@ -74,7 +74,7 @@ def test_supervision_column_from_the_runner():
         for r in records:
             assert r["status"] != "error", r.get("error")
             want = expect.get(r["algorithm"], "pairwise")
-            assert r["problem.supervision"] == want, (r["algorithm"], r["problem.supervision"])
+            assert r["supervision"] == want, (r["algorithm"], r["supervision"])
             seen.add(want)
         if name == "cross_triplets":
             # every reader of the instance read the very same answers

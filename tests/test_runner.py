@@ -86,6 +86,14 @@ def test_partial_sweep_resumes_without_redoing_or_losing_cases(tmp_path):
     assert third.n_run == 0
 
 
+def test_every_record_names_the_kind_of_supervision_it_read(tmp_path):
+    # the oracle "triplets" declares produces="triplets" and sets no meta["supervision"] of its own
+    df = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=1).records
+    assert ORACLE["name"] == "triplets" and len(df) == 2
+    assert df["supervision"].tolist() == ["triplets", "triplets"]
+    assert "problem.supervision" not in df
+
+
 @pytest.mark.slow  # n_jobs=2 starts worker processes
 def test_reruns_from_scratch_reproduce_every_record(tmp_path):
     a = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "a", n_jobs=1, progress=False).records

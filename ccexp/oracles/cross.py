@@ -25,7 +25,7 @@ covers every kind on one footing.
       ``gamma = 2 * eps`` (``eps <= 0.5``).
 
 Every problem states its kind in ``meta["supervision"]`` (the runner records
-it as ``problem.supervision``), the answers it cost (``n_answers``) and the
+it in the ``supervision`` column), the answers it cost (``n_answers``) and the
 true number of clusters (``n_clusters``, which the feature-based readers are
 given, as in Zhu et al. and Liu et al.; the correlation-clustering readers
 find k themselves).
@@ -45,7 +45,7 @@ from .active import PairwiseSimilarityOracle
 from .pairwise import pairwise_constraints
 from .triplets import generate_triplets
 
-#: the kinds of supervision of the study, as recorded in ``problem.supervision``
+#: the kinds of supervision of the study, as recorded in the ``supervision`` column
 KINDS = ("triplets", "relative", "pairwise", "similarity", "active_pairs", "none")
 
 #: each kind's own noise parameter, as a function of the common error rate eps

@@ -53,7 +53,7 @@ def n_items_from_edges(n_edges) -> np.ndarray:
 
 
 def supervision_of(records: pd.DataFrame) -> pd.Series:
-    """The kind each record read: ``supervision`` if the runner wrote it, else ``problem.supervision``."""
+    """The kind each record read: its ``supervision`` column (``problem.supervision`` in records written before it)."""
     if "supervision" in records:
         s = records["supervision"]
         if "problem.supervision" in records:

@@ -14,6 +14,7 @@ import traceback
 
 import numpy as np
 
+from ..capabilities import oracle_produces
 from ..cc.contingency import adjusted_rand_fast, ari_ami
 from ..data import load_dataset
 from ..metrics import score
@@ -134,9 +135,13 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
         "code_version": context.get("code_version"),
         "config_hash": context.get("config_hash"),
         "oracle_seconds": oracle_seconds,
+        # the kind of answers the case read (issue 15): the problem's own word where it gives one (the cross
+        # study's "active_pairs"), else what the oracle declares it produces; a reader may restate it
+        # (``record_``), as recon_triplets does ("relative")
+        "supervision": problem.meta.get("supervision") or oracle_produces(inst.oracle["name"]),
         **{f"dataset.{k}": v for k, v in inst.dataset.items() if k != "name"},
         **{f"oracle.{k}": v for k, v in inst.oracle.items() if k != "name"},
-        **{f"problem.{k}": v for k, v in problem.meta.items()},
+        **{f"problem.{k}": v for k, v in problem.meta.items() if k != "supervision"},
     }
     records = []
     for case in cases:

@@ -61,7 +61,7 @@ class ReConOnTriplets(ReCon):
     It reads ``problem.triplets`` and ``problem.X`` (the oracle
     ``cross_triplets`` carries both), so in a sweep it sees exactly the
     answers the triplet algorithms of the same instance see.  Its records
-    say ``problem.supervision = "relative"`` (``record_``): the kind of
+    say ``supervision = "relative"`` (``record_``): the kind of
     question is the same, the reading is Liu's.
 
     Examples
@@ -85,5 +85,5 @@ class ReConOnTriplets(ReCon):
         X = problem.require("X", type(self).__name__)
         R = triplets_as_relative(problem.require("triplets", type(self).__name__), problem.n_items)
         self._fit(X, R, n_clusters_of(self, problem), use_constraints=True)
-        self.record_ = {"problem.supervision": "relative"}
+        self.record_ = {"supervision": "relative"}
         return self
