@@ -75,7 +75,7 @@ class ReConOnTriplets(ReCon):
     """
 
     supervision = "triplets"
-    # capability declaration (issue 15 item 2; inert until ccexp.capabilities is merged)
+    # capability declaration (ccexp.capabilities): the runner refuses a pairing with an oracle of another kind
     reads = ("triplets",)
     needs_features = True
 
