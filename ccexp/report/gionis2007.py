@@ -2,7 +2,7 @@
 
 * ``agg_categorical``: Tables 2 (Votes) and 3 (Mushrooms): k, EC (%), ED for
   every algorithm, the class labels and the lower bound.
-* ``agg_census``: the Census result of Section 5.2 (SAMPLING + FURTHEST).
+* ``agg_census``: the Census results of Section 5.2 (SAMPLING + FURTHEST, and LIMBO).
 * ``agg_robustness``: Figure 3 (five input clusterings and their aggregation).
 * ``agg_outliers``: Figure 4 (aggregated k-means runs with noise).
 * ``agg_scalability``: Figure 5 (SAMPLING: time and EC against sample size,
@@ -229,8 +229,7 @@ def report_agg_census(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_i
     """Section 5.2 on Census: SAMPLING + FURTHEST (54 clusters, EC 24%) and LIMBO (k = 2, phi = 1.0: EC 27.6%).
 
     Each reference row is compared with the mean over the trials of its
-    algorithm's records; LIMBO's row is "not run" unless the records hold
-    LIMBO runs on Census (the ``agg_census`` grid runs SAMPLING only).
+    algorithm's records (LIMBO's are the grid's ``n_clusters=2, phi=1.0``).
     """
     out_dir = Path(out_dir)
     ok, _ = ok_records(records)
