@@ -188,3 +188,48 @@ def test_a_grid_may_restrict_itself_to_some_algorithms():
     assert all("algorithms" not in c.instance.setting for c in cases)
     with pytest.raises(ValueError, match=r"sweep grid algorithms \['nope'\] are not in the experiment's algorithms"):
         expand(dict(exp, sweep=[{"algorithms": ["nope"], "oracle": {"noise": [0.0]}}]), DATASET, ORACLE)
+
+
+def test_experiment_record_keeps_labels_and_the_truths_objective(tmp_path):
+    from ccexp.objectives import problem_objective
+
+    grid = dict(SMALL, name="recorded", record=["labels", "truth_objective"])
+    df = run_sweep(grid, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=1).records
+    inst = expand(grid, DATASET, ORACLE)[0].instance
+    dataset, problem = build_problem(inst)
+    assert set(df["instance_id"]) == {inst.instance_id}
+    truth = problem_objective(dataset.y, problem)
+    for _, r in df.iterrows():
+        labels = np.array(r["labels"].split(), dtype=np.int64)
+        assert labels.shape == (dataset.y.shape[0],)
+        # the recorded clustering is the one the metrics scored
+        assert ccexp.metrics.adjusted_rand(dataset.y, labels) == r["ari"]
+        assert r["truth.objective"] == truth["objective"]
+
+
+def test_experiment_record_inputs_of_an_aggregation_problem():
+    from ccexp.runner.execute import run_instance
+
+    _, cases = experiment_cases("agg_robustness", "ci")
+    inst = cases[0].instance
+    group = [c for c in cases if c.instance.instance_id == inst.instance_id]
+    [rec, *_] = run_instance(group, {"record": ["inputs"]})
+    dataset, problem = build_problem(inst)
+    methods = problem.meta["methods"].split(",")
+    assert len(methods) == problem.clusterings.shape[0] == 5
+    for name, row in zip(methods, problem.clusterings):
+        assert rec[f"input.{name}.ari"] == ccexp.metrics.adjusted_rand(dataset.y, row)
+        assert rec[f"input.{name}.labels"] == " ".join(map(str, row.tolist()))
+    assert "labels" not in rec  # not asked for, and the data has ground truth
+
+
+@pytest.mark.parametrize("value", ["[labels,bogus]", "labels"])
+def test_an_unknown_record_option_is_refused(value):
+    from omegaconf import OmegaConf
+
+    from ccexp.runner.config import ConfigError, check_options, compose_config
+
+    cfg = compose_config(["+experiment=exp1_triplets", f"+experiment.record={value}"])
+    experiment = OmegaConf.to_container(cfg.experiment, resolve=True)
+    with pytest.raises(ConfigError, match="experiment.record must be a list of labels, truth_objective, inputs"):
+        check_options(cfg, experiment)

@@ -10,21 +10,13 @@
 * Table 1 (confusion matrix of AGGLOMERATIVE on Mushrooms) comes with
   ``agg_categorical``.
 
-Records carry k, EC, ED and the lower bound, and those are read from them.
-Three things are not in the records, so this module still rebuilds the
-instances (reproducible from their keys, :func:`_instances`):
-
-* the class labels' own ED (Tables 2, 3): the runner would record it as a
-  column (say ``truth_objective``) of every aggregation case;
-* AGGLOMERATIVE's labels (Table 1's confusion matrix, Figure 4's clusters and
-  its two claims, Figures 3 and 4's scatter plots), refitted here: the runner
-  keeps ``labels`` only for data without ground truth;
-* the input clusterings' ARI against the truth (Figure 3's table and claim):
-  a ``problem.input_ari`` meta entry.
-
-Each of these adds a column to records that exist today, so it is left to a
-change that may alter records (issue 16 asks that this one keeps them
-identical).
+Every number is read from the records: k, EC, ED and the lower bound; the
+class labels' own ED (``truth.objective``), each case's clustering
+(``labels``) and the input clusterings' ARI and labels (``input.<method>.*``),
+which the experiments ask the runner to keep (``experiment.record``).  Nothing
+is refitted.  The points and ground-truth classes that the figures and Table 1
+draw are the instance's dataset, loaded again from its keys
+(:func:`_datasets`); the supervision is never rebuilt.
 """
 
 from __future__ import annotations
@@ -36,11 +28,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from scipy.stats import linregress
 
-from ..algorithms import make_algorithm
-from ..metrics import adjusted_rand, classification_error
-from ..objectives import problem_objective
 from ..runner.config import experiment_cases
-from ..runner.execute import build_problem
+from ..runner.execute import build_dataset
 from .common import (
     compare_row,
     is_missing,
@@ -61,15 +50,26 @@ DISPLAY = {
 }
 
 
-def _instances(name: str, scale: str):
-    """(instance, dataset, problem) for every instance of the experiment's grid."""
+def _datasets(name: str, scale: str, instance_ids) -> dict:
+    """``instance_id -> (instance, dataset)`` for the grid's instances among ``instance_ids`` (points, classes)."""
     _, cases = experiment_cases(name, scale)
-    seen = {}
+    wanted, out = set(instance_ids), {}
     for c in cases:
-        seen.setdefault(c.instance.instance_id, c.instance)
-    for inst in seen.values():
-        dataset, problem = build_problem(inst)
-        yield inst, dataset, problem
+        inst = c.instance
+        if inst.instance_id in wanted and inst.instance_id not in out:
+            out[inst.instance_id] = (inst, build_dataset(inst))
+    return out
+
+
+def _labels(text) -> np.ndarray | None:
+    """A recorded clustering (space-separated ids), or None when the record holds none."""
+    return None if is_missing(text) else np.array(str(text).split(), dtype=np.int64)
+
+
+def _recorded(ok: pd.DataFrame, column: str):
+    """The first non-missing value of ``column`` in ``ok`` (an instance-level value), or None."""
+    values = ok[column].dropna() if column in ok else ()
+    return values.iloc[0] if len(values) else None
 
 
 def _write_comparison(rows: list[dict], out_dir: Path, title: str) -> None:
@@ -137,15 +137,15 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
         Receives ``tables/agg_categorical_<dataset>.*``, Table 1's confusion
         matrix, ``comparison.*`` and ``report.md``.
     scale : str
-        Scale whose grid's instances are rebuilt (see below).
+        Scale of the grid whose datasets are loaded again (Table 1's classes).
     n_grid_instances : int, optional
         Unused; part of the report functions' common signature.
 
     Notes
     -----
-    The class labels' own ED and Table 1 (AGGLOMERATIVE's clusters against
-    the classes) are not in the records: they are computed on the rebuilt
-    instances (the records hold the lower bound, which is read from them).
+    The class labels' own ED is the records' ``truth.objective`` and Table 1
+    (AGGLOMERATIVE's clusters against the classes) reads AGGLOMERATIVE's
+    recorded ``labels`` (the grid's ``experiment.record``).
     """
     out_dir = Path(out_dir)
     ok, _ = ok_records(records)
@@ -153,18 +153,22 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
     ours: dict = {}
     sems: dict = {}
     tables = []
-    for inst, dataset, problem in _instances("agg_categorical", scale):
+    datasets = _datasets("agg_categorical", scale, ok["instance_id"].unique()) if len(ok) else {}
+    for inst, dataset in datasets.values():
         name = dataset.name
-        truth = problem_objective(dataset.y, problem)  # the class labels' ED: not in the records
-        recorded = ok.loc[ok.dataset == name, "lower_bound"].dropna() if "lower_bound" in ok else pd.Series(dtype=float)
-        lower = float(recorded.iloc[0]) if len(recorded) else truth["lower_bound"]  # one instance: one bound
+        mine = ok[ok.dataset == name]
+        truth = _recorded(mine, "truth.objective")  # the class labels' ED
+        lower = _recorded(mine, "lower_bound")
+        lower = _recorded(mine, "truth.lower_bound") if lower is None else lower  # one instance: one bound
         rows = [
-            {"algorithm": DISPLAY["class_labels"], "k": dataset.n_classes, "EC (%)": 0.0, "ED": truth["objective"]},
+            {"algorithm": DISPLAY["class_labels"], "k": dataset.n_classes, "EC (%)": 0.0, "ED": truth},
             {"algorithm": DISPLAY["lower_bound"], "k": None, "EC (%)": None, "ED": lower},
         ]
-        ours[(name, "class_labels", "objective")] = truth["objective"]
-        ours[(name, "", "lower_bound")] = lower
-        ours[(name, "class_labels", "classification_error_pct")] = 100 * classification_error(dataset.y, dataset.y)
+        if truth is not None:
+            ours[(name, "class_labels", "objective")] = float(truth)
+            ours[(name, "class_labels", "classification_error_pct")] = 0.0  # the classes against themselves
+        if lower is not None:
+            ours[(name, "", "lower_bound")] = float(lower)
         sub = stats[stats.dataset == name] if len(stats) else stats
         for a in ORDER:
             s = sub[sub.algorithm == a] if len(sub) else sub
@@ -191,8 +195,10 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
         df = pd.DataFrame(rows)
         write_table(df, out_dir / "tables" / f"agg_categorical_{name}", digits=1)
         tables.append((name, df))
-        if name == "mushroom":
-            tables.append(("Table 1: AGGLOMERATIVE on Mushrooms", _table1(dataset, problem, out_dir)))
+        agg = mine[mine.algorithm == "agglomerative"]
+        labels = _labels(agg["labels"].iloc[0]) if name == "mushroom" and len(agg) and "labels" in agg else None
+        if labels is not None:
+            tables.append(("Table 1: AGGLOMERATIVE on Mushrooms", _table1(dataset, labels, out_dir)))
     rows = _compare(load_reference(PAPER), ours, "agg_categorical", sems)
     _write_comparison(rows, out_dir, "agg_categorical (Tables 2 and 3)")
     text = ["# agg_categorical: Tables 2 and 3 of Gionis et al. (2007)", ""]
@@ -206,9 +212,8 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
 TABLE1_PAPER = {"Poisonous": [808, 1296, 1768, 36, 8], "Edible": [2864, 1056, 96, 192]}
 
 
-def _table1(dataset, problem, out_dir: Path) -> pd.DataFrame:
-    """Confusion matrix of classes x AGGLOMERATIVE clusters on Mushrooms (Table 1), largest cluster first."""
-    labels = make_algorithm("agglomerative").fit_problem(problem).labels_
+def _table1(dataset, labels: np.ndarray, out_dir: Path) -> pd.DataFrame:
+    """Confusion matrix of classes x AGGLOMERATIVE's recorded clusters on Mushrooms (Table 1), largest cluster first."""
     order = np.argsort(-np.bincount(labels), kind="stable")
     names = ["Poisonous", "Edible"]  # y codes classes by first appearance; the file starts with 'p'
     rows = []
@@ -263,38 +268,41 @@ def report_agg_robustness(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
     out_dir : Path
         Receives ``figures/figure3_robustness.png``, ``tables/agg_robustness_ari.*`` and ``comparison.*``.
     scale : str
-        Scale whose grid's instances are rebuilt: the input clusterings'
-        ARI and the points drawn are not in the records.
+        Scale of the grid whose first instance's points Figure 3 draws (loaded again).
     n_grid_instances : int, optional
         Unused; part of the report functions' common signature.
+
+    Notes
+    -----
+    The input clusterings' ARI and labels are the records' ``input.<method>.ari``
+    and ``input.<method>.labels``, the aggregation's its recorded ``labels``.
     """
     out_dir = Path(out_dir)
     (out_dir / "figures").mkdir(parents=True, exist_ok=True)
     ok, _ = ok_records(records)
-    rows, first = [], None
-    for inst, dataset, problem in _instances("agg_robustness", scale):
-        methods = problem.meta.get("methods", "").split(",")
-        for name, row in zip(methods, problem.clusterings):
-            rows.append({"trial": inst.trial, "clustering": f"input: {name}", "ari": adjusted_rand(dataset.y, row)})
-        if first is None:
-            first = (dataset, problem, methods)
-    inputs = pd.DataFrame(rows)
+    rows = []
+    methods = [c[len("input."):-len(".ari")] for c in ok.columns if c.startswith("input.") and c.endswith(".ari")]
+    for _, r in ok.drop_duplicates("instance_id").iterrows() if methods else ():
+        rows += [{"trial": r["trial"], "clustering": f"input: {m}", "ari": float(r[f"input.{m}.ari"])} for m in methods]
+    inputs = pd.DataFrame(rows, columns=["trial", "clustering", "ari"])
     algos = ok.groupby("algorithm")["ari"].mean() if len(ok) else pd.Series(dtype=float)
     table = pd.concat([
         inputs.groupby("clustering")["ari"].mean().reset_index(),
         pd.DataFrame({"clustering": [f"aggregation: {a}" for a in algos.index], "ari": algos.values}),
     ])
     write_table(table, out_dir / "tables" / "agg_robustness_ari", digits=3)
-    if first is not None:
-        dataset, problem, methods = first
-        agg = make_algorithm("agglomerative").fit_problem(problem).labels_
+    aggs = ok[ok.algorithm == "agglomerative"].sort_values("trial") if len(ok) else ok
+    if methods and len(aggs) and "labels" in aggs:
+        first = aggs.iloc[0]  # Figure 3: the first trial's inputs and aggregation
+        _, dataset = _datasets("agg_robustness", scale, [first["instance_id"]])[first["instance_id"]]
         fig = Figure(figsize=(10, 6.5))
         axes = fig.subplots(2, 3)
         titles = {"single": "Single linkage", "complete": "Complete linkage", "average": "Average linkage",
                   "ward": "Ward's clustering", "kmeans": "K-means"}
-        for ax, name, row in zip(axes.flat, methods, problem.clusterings):
-            _scatter(ax, dataset.X, row, f"{titles.get(name, name)} (ARI {adjusted_rand(dataset.y, row):.2f})")
-        _scatter(axes.flat[5], dataset.X, agg, f"Clustering aggregation (ARI {adjusted_rand(dataset.y, agg):.2f})")
+        for ax, name in zip(axes.flat, methods):
+            _scatter(ax, dataset.X, _labels(first[f"input.{name}.labels"]),
+                     f"{titles.get(name, name)} (ARI {first[f'input.{name}.ari']:.2f})")
+        _scatter(axes.flat[5], dataset.X, _labels(first["labels"]), f"Clustering aggregation (ARI {first['ari']:.2f})")
         fig.tight_layout()
         fig.savefig(out_dir / "figures" / "figure3_robustness.png", dpi=120)
     best_input = inputs.groupby("clustering")["ari"].mean().max() if len(inputs) else np.nan
@@ -361,9 +369,10 @@ EXTRA_CLUSTERS_CHECK = ("'contain only points from the background noise': ours =
 def report_agg_outliers(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
     """Figure 4: aggregated k-means runs on clusters in background noise (Section 5.1).
 
-    The found clusters are AGGLOMERATIVE's, refitted on each instance (the
-    records keep no labels); each true cluster's best match (Jaccard) and the
-    additional clusters' content decide the two claims.
+    The found clusters are AGGLOMERATIVE's recorded ``labels`` (the grid's
+    ``experiment.record``), the true ones each instance's dataset, loaded
+    again; each true cluster's best match (Jaccard) and the additional
+    clusters' content decide the two claims.
     """
     out_dir = Path(out_dir)
     (out_dir / "figures").mkdir(parents=True, exist_ok=True)
@@ -372,9 +381,12 @@ def report_agg_outliers(records: pd.DataFrame, out_dir: Path, scale: str, n_grid
     if len(stats):
         write_table(stats, out_dir / "tables" / "agg_outliers", digits=3)
     match_rows, panels = [], {}
-    for inst, dataset, problem in _instances("agg_outliers", scale):
+    aggs = ok[ok.algorithm == "agglomerative"] if len(ok) and "labels" in ok else ok.iloc[:0]
+    datasets = _datasets("agg_outliers", scale, aggs["instance_id"].unique()) if len(aggs) else {}
+    for _, r in aggs.sort_values(["dataset.k", "trial"]).iterrows():
+        inst, dataset = datasets[r["instance_id"]]
         k = int(dataset.params["k"])
-        labels = make_algorithm("agglomerative").fit_problem(problem).labels_
+        labels = _labels(r["labels"])
         jac = main_cluster_match(dataset.y, labels, noise_label=k)
         extra = extra_clusters(dataset.y, labels, noise_label=k)
         match_rows.append({"k": k, "trial": inst.trial, "min_jaccard": jac.min(), "mean_jaccard": jac.mean(),

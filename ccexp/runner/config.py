@@ -35,6 +35,7 @@ from ..capabilities import algorithm_reads, can_read, oracle_produces, pairing_e
 from ..registry import ALGORITHMS, DATASETS, ORACLES
 from .compose import (ConfigError, compose_config, config_header, config_text, group_config, list_options,
                       normalize_overrides)
+from .execute import RECORD_OPTIONS
 from .grid import Case, expand, flatten
 from .layout import scale_label
 from .seeding import stable_hash
@@ -422,6 +423,9 @@ def check_options(cfg: DictConfig, experiment: dict) -> dict:
                 raise ConfigError(str(err).splitlines()[0]) from None
     if len(set(algorithms)) != len(algorithms):
         raise ConfigError(f"experiment.algorithms lists an algorithm twice: {_fmt(algorithms)}")
+    record = experiment.get("record")
+    if record is not None and (not isinstance(record, list) or not set(record) <= set(RECORD_OPTIONS)):
+        raise ConfigError(f"experiment.record must be a list of {', '.join(RECORD_OPTIONS)}, got {_fmt(record)}")
     runner = OmegaConf.to_container(cfg.runner, resolve=True)
     n_jobs = runner.get("n_jobs", -1)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:

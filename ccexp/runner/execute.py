@@ -17,7 +17,8 @@ import numpy as np
 from ..capabilities import oracle_produces
 from ..cc.contingency import adjusted_rand_fast, ari_ami
 from ..data import load_dataset
-from ..metrics import score
+from ..metrics import adjusted_rand, score
+from ..objectives import problem_objective
 from ..oracles import make_problem
 from ..registry import ALGORITHMS
 from .grid import Case, Instance, flatten
@@ -43,6 +44,13 @@ def warm_up(algorithms) -> None:
 def _instance_rngs(inst: Instance):
     ds_seq, oracle_seq = seed_sequence(inst.key).spawn(2)
     return np.random.default_rng(ds_seq), np.random.default_rng(oracle_seq)
+
+
+def build_dataset(inst: Instance):
+    """The dataset of an instance alone (its points and ground truth, as :func:`build_problem` draws them)."""
+    ds_rng, _ = _instance_rngs(inst)
+    ds_params = {k: v for k, v in inst.dataset.items() if k != "name"}
+    return load_dataset(inst.dataset["name"], random_state=ds_rng, **ds_params)
 
 
 def build_problem(inst: Instance):
@@ -109,6 +117,40 @@ def history_trace(history, y, metrics=("ari", "ami"), ari=None) -> list[dict]:
     return rows
 
 
+#: what ``experiment.record`` may ask the records to keep besides the metrics (a report that needs it reads it
+#: from the records instead of rebuilding the instance and refitting):
+#:
+#: - ``labels``: each case's clustering (space-separated cluster ids, item order); kept anyway when the
+#:   dataset has no ground truth to score against;
+#: - ``truth_objective``: the objective values of the ground-truth labels under the instance's supervision,
+#:   as ``truth.<name>`` (Gionis et al.'s "Class labels" rows of Tables 2 and 3);
+#: - ``inputs``: for a problem of input clusterings, each input's ARI against the ground truth and its labels,
+#:   as ``input.<method>.ari`` and ``input.<method>.labels`` (Gionis et al.'s Figure 3).
+RECORD_OPTIONS = ("labels", "truth_objective", "inputs")
+
+
+def _labels_text(labels) -> str:
+    return " ".join(map(str, np.asarray(labels).tolist()))
+
+
+def instance_extras(dataset, problem, record) -> dict:
+    """The instance-level values ``record`` (a subset of :data:`RECORD_OPTIONS`) asks for; see there."""
+    out: dict = {}
+    if dataset.y is None:
+        return out
+    if "truth_objective" in record:
+        out.update({f"truth.{k}": v for k, v in problem_objective(dataset.y, problem).items()})
+    if "inputs" in record and getattr(problem, "clusterings", None) is not None:
+        rows = np.asarray(problem.clusterings)
+        names = str(problem.meta.get("methods") or "").split(",")
+        if len(names) != rows.shape[0]:
+            names = [str(i) for i in range(rows.shape[0])]
+        for name, row in zip(names, rows):
+            out[f"input.{name}.ari"] = adjusted_rand(dataset.y, row)
+            out[f"input.{name}.labels"] = _labels_text(row)
+    return out
+
+
 def run_instance(cases: list[Case], context: dict) -> list[dict]:
     """Run ``cases`` (all of one instance) and return one record per case.
 
@@ -143,6 +185,8 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
         **{f"oracle.{k}": v for k, v in inst.oracle.items() if k != "name"},
         **{f"problem.{k}": v for k, v in problem.meta.items() if k != "supervision"},
     }
+    record = set(context.get("record") or ())
+    base.update(instance_extras(dataset, problem, record))
     records = []
     for case in cases:
         rec = dict(base, case_id=case.case_id, algorithm=case.algorithm, algorithm_seed=case.algorithm_seed)
@@ -160,7 +204,8 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
             if dataset.y is None:  # no ground truth to score against: keep the clustering itself
                 sizes = np.unique(est.labels_, return_counts=True)[1]
                 rec["cluster_sizes"] = " ".join(map(str, sorted(sizes.tolist(), reverse=True)))
-                rec["labels"] = " ".join(map(str, est.labels_))
+            if dataset.y is None or "labels" in record:
+                rec["labels"] = _labels_text(est.labels_)
             for name, seconds in (getattr(est, "timings_", None) or {}).items():
                 rec[f"seconds.{name}"] = seconds
             for attr in ("n_removed_", "n_passes_"):

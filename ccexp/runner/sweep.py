@@ -292,6 +292,8 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
         # active learning: the runner's convergence rule and the per-step metrics
         "early_stop": experiment.get("early_stop"),
         "trace_metrics": experiment.get("trace_metrics"),
+        # what the records keep besides the metrics (execute.RECORD_OPTIONS)
+        "record": experiment.get("record"),
     }
     info = {
         "experiment": name, "scale": experiment.get("scale"), **context, "n_cases": len(cases),
