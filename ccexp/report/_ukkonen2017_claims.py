@@ -36,6 +36,75 @@ CLOSE_SECOND = 0.1  # "close second": at most this much below Ls-AD-VC
 WORKS_WELL = 0.8  # "works very well" (t-STE at b=0)
 RAPID_DROP = 0.2  # "rapidly decreases": ARI lost from b=0 to the largest b
 
+#: The check text of each exp1 claim (reference.csv's ``check`` must equal it; tests/test_reproduction_page.py
+#: compares them), with the thresholds the checkers use.
+CHECKS = {
+    'claim_ls_ad_vc_exact_k_at_a1': (
+        "ours = 1 if Ls-AD-VC's mean n_clusters equals k in every (k, b) cell at a = 1"
+    ),
+    'claim_all_algorithms_struggle_small_a_b0.2': (
+        f'ours = 1 if every algorithm of the paper present has mean ARI < {DIFFICULT} at b=0.2, a <= 0.01, k '
+        f'>= 8'
+    ),
+    'claim_ls_ad_vc_ari_near1_k4_a_ge_0.05_b0.2': (
+        f'ours = 1 if mean ARI >= {NEAR_PERFECT} for every a >= 0.05 at k=4, b=0.2'
+    ),
+    'claim_crowdclust_ari_near1_k4_a_ge_0.05_b0.2': (
+        f'ours = 1 if mean ARI >= {NEAR_PERFECT} for every a >= 0.05 at k=4, b=0.2'
+    ),
+    'claim_ls_ad_vc_tste_reasonable_k_ge_8_a_ge_0.1_b0.2': (
+        f'ours = 1 if mean ARI >= {REASONABLE} for Ls-AD-VC and t-STE at b=0.2, k >= 8, a >= 0.1'
+    ),
+    'claim_tste_best_a0.01_b0': (
+        "'a clear winner': ours = 1 if, at a=0.01, b=0 and every k, t-STE's mean ARI exceeds every other "
+        "paper algorithm's by more than 2 SE of the difference (a tie is no win)"
+    ),
+    'claim_cc_methods_beat_embeddings_a0.01_with_noise': (
+        "'Ls-AD-VC as well as the other correlation clustering based methods outperform the two embedding "
+        "approaches': ours = 1 if at a=0.01 and each b > 0, every CC method's (Ls-AD-VC, Ls-EQ-VC, Ls-AD, "
+        "Ls-EQ) mean ARI averaged over k exceeds each embedding method's by more than 2 SE of the difference"
+    ),
+    'claim_ls_ad_vc_best_small_k_a0.01': (
+        "'substantially better results than other methods': ours = 1 if, at a=0.01, every k <= 4 and b > 0, "
+        "Ls-AD-VC's mean ARI exceeds every other paper algorithm's by more than 2 SE of the difference (a tie "
+        'is no win)'
+    ),
+    'claim_ls_ad_vc_unaffected_by_noise_a_ge_0.1_k8': (
+        f'ours = 1 if for each a >= 0.1 at k=8, max - min of mean ARI over b <= {NOISE_RANGE}'
+    ),
+    'claim_tste_close_second_noise_a_ge_0.1_k8': (
+        f"ours = 1 if t-STE's mean ARI at most {CLOSE_SECOND} below Ls-AD-VC's at k=8, a >= 0.1, every b"
+    ),
+    'claim_tste_degrades_with_noise_a0.01_k8': (
+        f'ours = 1 if t-STE mean ARI >= {WORKS_WELL} at b=0 and at least {RAPID_DROP} lower at b=0.2 (k=8, '
+        f'a=0.01)'
+    ),
+    'claim_underestimate_k': (
+        'ours = 1 if more Table I cells (Ls-AD-VC, Ls-EQ-VC, CrowdClust, t-STE) with mean n_clusters < k than '
+        '> k'
+    ),
+    'claim_ls_ad_vc_good_large_a_any_b': (
+        f"ours = 1 if mean ARI >= {NEAR_PERFECT} for every a >= {REASONABLE} in the grid (a in {{0.5, 1}}: 'a "
+        f"is large', the stronger of the two readings), every k and b"
+    ),
+    'claim_ls_ad_vc_beats_tste_small_a_high_b_small_k': (
+        "'tends to outperform': ours = 1 if Ls-AD-VC's mean ARI > t-STE's (a tie is not a win) in more than "
+        'half of the cells k <= 4, a <= 0.02, at the largest b'
+    ),
+    'claim_struggle_grows_with_k_small_a_b0.2': (
+        'ours = 1 if every algorithm of the paper present has a strictly lower mean ARI (averaged over a <= '
+        '0.01) at each larger k of 4, 8, 16 (b=0.2)'
+    ),
+    'claim_tste_not_bad_k4_a_ge_0.05_b0.2': (
+        f"ours = 1 if t-STE's mean ARI >= {REASONABLE} (the 'reasonable results' bar of the next sentence) for "
+        f'every a >= 0.05 at k=4, b=0.2'
+    ),
+    'claim_all_hard_k_ge_8_a0.01': (
+        f'ours = 1 if every algorithm of the paper present has mean ARI < {DIFFICULT} at a=0.01, every k >= 8 '
+        f'and every b (b = 0 included)'
+    ),
+}
+
 
 # (holds, note); holds is None when the claim could not be evaluated here.
 ClaimResult = tuple[bool | None, str]
