@@ -89,3 +89,34 @@ def test_ci_runs_the_readme_test_commands_in_order():
     ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
     positions = [ci_lines.index(c) for c in commands]  # ValueError if CI does not run one of them
     assert positions == sorted(positions)
+
+
+def _seconds(text: str) -> tuple[float, float]:
+    """A printed duration ("6.7 min", "1,591 s", "40 s") in seconds, with half a unit of its last digit."""
+    number, unit = text.replace(",", "").split()
+    scale = {"s": 1.0, "min": 60.0}[unit]
+    decimals = len(number.split(".")[1]) if "." in number else 0
+    return float(number) * scale, 0.5 * 10.0 ** -decimals * scale
+
+
+def test_every_run_time_in_the_readme_is_its_committed_run_json():
+    """Issue 12: one run-time statement per experiment, taken from the committed run.json."""
+    import json
+
+    text = (ROOT / "README.md").read_text()
+    table = text.split("| experiment | cases | wall clock at paper scale |", 1)[1].split("\n\n", 1)[0]
+    rows = {}
+    for line in table.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows[cells[0]] = cells[2]
+    committed = sorted(p.parent.parent.name for p in (ROOT / "results").glob("*/paper/run.json"))
+    assert committed and set(committed) <= set(rows), set(committed) - set(rows)
+    for name in committed:
+        wall = json.loads((ROOT / "results" / name / "paper" / "run.json").read_text())["wall_seconds"]
+        cell = rows[name]
+        assert "`run.json`" in cell, (name, cell)
+        shown, half = _seconds(re.match(r"([\d.,]+ (?:s|min))", cell).group(1))
+        assert abs(shown - wall) <= half + 1e-9, (name, cell, wall)
+        if (m := re.search(r"`run.json`: ([\d.,]+ s)", cell)) is not None:
+            exact, half = _seconds(m.group(1))
+            assert abs(exact - wall) <= half + 1e-9, (name, cell, wall)
