@@ -128,13 +128,14 @@ def test_competitor_caps_by_hand(tmp_path, monkeypatch):
 
 def test_check_texts_are_the_codes():
     """Each claim's check text in reference.csv is the text the code that decides it builds."""
-    from ccexp.report import _ukkonen2017_claims, aronsson2024, liu2011, zhu2013
+    from ccexp.report import _ukkonen2017_claims, _ukkonen2017_exp2, aronsson2024, liu2011, zhu2013
 
     for paper, checks in (("zhu2013", zhu2013.CHECKS), ("liu2011", liu2011.CHECKS),
                           ("aronsson2024", {"auc_order": aronsson2024.AUC_ORDER_CHECK}),
-                          ("ukkonen2017", _ukkonen2017_claims.CHECKS)):
+                          ("ukkonen2017", {**_ukkonen2017_claims.CHECKS, **_ukkonen2017_exp2.CHECKS})):
         if paper == "ukkonen2017":  # every exp1 claim checker has its text
-            assert set(checks) == set(_ukkonen2017_claims.CLAIMS)
+            assert set(checks) == set(_ukkonen2017_claims.CLAIMS) | set(_ukkonen2017_exp2.CHECKS)
+            assert set(checks) == set(load_reference(paper).query("kind == 'claim'")["quantity"])
         ref = load_reference(paper)
         rows = ref[ref["quantity"].isin(checks)]
         assert len(rows)

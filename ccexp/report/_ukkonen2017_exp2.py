@@ -163,7 +163,7 @@ def comparison(ref: pd.DataFrame, ok: pd.DataFrame, display) -> pd.DataFrame:
                 note += " (the Nature triplets are not public; see the README)"
         elif r.quantity == "claim_ls_ad_vc_nature_within_1s":
             t = float(d["fit_seconds"].median())
-            ours = float(t < 1.0)
+            ours = float(t < NATURE_SECONDS)  # CHECKS
             note = f"median fit time {t:.3f} s over {len(d)} run(s)"
         elif r.quantity == "n_triplets":
             col = "problem.n_triplets"
@@ -179,11 +179,24 @@ def comparison(ref: pd.DataFrame, ok: pd.DataFrame, display) -> pd.DataFrame:
             note = f"mean over {len(d)} trial(s)"
         elif r.quantity == "claim_ls_ad_vc_food_within_11s":
             t = float(d["fit_seconds"].median())
-            ours = float(t <= 11.0)
+            ours = float(t <= FOOD_SECONDS)  # CHECKS
             note = f"median fit time {t:.3f} s over {len(d)} run(s) (vertex cover + local search; loading excluded)"
         rows.append(compare_row(r.quantity, r.value, ours, r.tolerance, algorithm=alg, versus=r.versus, note=note,
                                 ref_id=r.ref_id, sem=sem, n_trials=n))
     return pd.DataFrame(rows)
+
+
+#: Section V-B's run times ("<1 second" with Nature, "~11 seconds" with Food), read as ceilings in seconds
+NATURE_SECONDS, FOOD_SECONDS = 1.0, 11.0
+
+#: The check text of each Experiment 2 claim (reference.csv's ``check`` must equal it; a test compares them).
+CHECKS = {
+    "claim_ls_ad_vc_nature_within_1s": (
+        f"ours = 1 if Ls-AD-VC's median fit time on Nature is < {NATURE_SECONDS:g} s (a timing: never gated in CI)"),
+    "claim_ls_ad_vc_food_within_11s": (
+        f"ours = 1 if Ls-AD-VC's median fit time on Food (vertex cover + local search) is <= {FOOD_SECONDS:g} s "
+        f"(a timing: never gated in CI)"),
+}
 
 
 def report_exp2(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> None:
