@@ -209,6 +209,45 @@ def _cluster_slots(labels, n):
 
 
 @njit(cache=True)
+def _open_cluster(u, cu, labels, size, active, pos, free, n_active, n_free):
+    """Lines 17-22 of Algorithm 2: ``u`` leaves ``cu`` (not a singleton) for a new cluster, the top free id.
+
+    Returns ``(c_new, n_active, n_free)``.
+    """
+    c_new = free[n_free - 1]
+    n_free -= 1
+    active[n_active] = c_new
+    pos[c_new] = n_active
+    n_active += 1
+    size[cu] -= 1
+    size[c_new] = 1
+    labels[u] = c_new
+    return c_new, n_active, n_free
+
+
+@njit(cache=True)
+def _move_item(u, cu, best, labels, size, active, pos, free, n_active, n_free):
+    """Lines 24-26 of Algorithm 2: ``u`` moves from ``cu`` to ``best``; an emptied ``cu`` returns to the free ids.
+
+    Returns ``(emptied, n_active, n_free)``.
+    """
+    size[cu] -= 1
+    size[best] += 1
+    labels[u] = best
+    emptied = size[cu] == 0
+    if emptied:
+        p = pos[cu]
+        last = active[n_active - 1]
+        active[p] = last
+        pos[last] = p
+        pos[cu] = -1
+        n_active -= 1
+        free[n_free] = cu
+        n_free += 1
+    return emptied, n_active, n_free
+
+
+@njit(cache=True)
 def local_search_run(S, labels, seed, eta, max_passes):
     """One restart of Algorithm 2 (lines 8-29) from ``labels``, in place; S symmetric.
 
@@ -366,14 +405,7 @@ def local_search_sums(S, ST, labels, seed, eta, max_passes, M):
             if best_val < 0.0:
                 # lines 17-22: no cluster is similar enough; u opens a new one
                 # (u is not a singleton here: a singleton's own score is 0)
-                c_new = free[n_free - 1]
-                n_free -= 1
-                active[n_active] = c_new
-                pos[c_new] = n_active
-                n_active += 1
-                size[cu] -= 1
-                size[c_new] = 1
-                labels[u] = c_new
+                c_new, n_active, n_free = _open_cluster(u, cu, labels, size, active, pos, free, n_active, n_free)
                 delta -= s_cu
                 if not have_sums:
                     continue
@@ -393,20 +425,8 @@ def local_search_sums(S, ST, labels, seed, eta, max_passes, M):
                 prv[u] = -1
             elif best != cu:
                 # lines 24-26
-                size[cu] -= 1
-                size[best] += 1
-                labels[u] = best
+                emptied, n_active, n_free = _move_item(u, cu, best, labels, size, active, pos, free, n_active, n_free)
                 delta += best_val - s_cu
-                emptied = size[cu] == 0
-                if emptied:
-                    p = pos[cu]
-                    last = active[n_active - 1]
-                    active[p] = last
-                    pos[last] = p
-                    pos[cu] = -1
-                    n_active -= 1
-                    free[n_free] = cu
-                    n_free += 1
                 if not have_sums:
                     continue
                 r = ST[u]
@@ -497,30 +517,12 @@ def local_search_run_plain(S, labels, seed, eta, max_passes):
             if best_val < 0.0:
                 # lines 17-22: no cluster is similar enough; u opens a new one
                 # (u is not a singleton here: a singleton's own score is 0)
-                c_new = free[n_free - 1]
-                n_free -= 1
-                active[n_active] = c_new
-                pos[c_new] = n_active
-                n_active += 1
-                size[cu] -= 1
-                size[c_new] = 1
-                labels[u] = c_new
+                _, n_active, n_free = _open_cluster(u, cu, labels, size, active, pos, free, n_active, n_free)
                 delta -= s_cu
             elif best != cu:
                 # lines 24-26
-                size[cu] -= 1
-                size[best] += 1
-                labels[u] = best
+                _, n_active, n_free = _move_item(u, cu, best, labels, size, active, pos, free, n_active, n_free)
                 delta += best_val - s_cu
-                if size[cu] == 0:
-                    p = pos[cu]
-                    last = active[n_active - 1]
-                    active[p] = last
-                    pos[last] = p
-                    pos[cu] = -1
-                    n_active -= 1
-                    free[n_free] = cu
-                    n_free += 1
     return delta, n_passes
 
 
