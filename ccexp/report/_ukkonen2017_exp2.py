@@ -27,6 +27,7 @@ from .common import (
     load_reference,
     markdown_table,
     ok_records,
+    recorded_labels,
     sem_of,
     with_error_bars,
     write_table,
@@ -56,10 +57,6 @@ def label_variants(ok: pd.DataFrame) -> pd.DataFrame:
 
 def _sizes(text) -> list[int]:
     return [int(v) for v in str(text).split()] if isinstance(text, str) and text else []
-
-
-def _labels(text) -> np.ndarray:
-    return np.array([int(v) for v in str(text).split()], dtype=np.int64)
 
 
 def summary_table(ok: pd.DataFrame, order, display) -> pd.DataFrame:
@@ -107,7 +104,7 @@ def member_table(ok: pd.DataFrame, order, display) -> tuple[pd.DataFrame, str]:
             d = dd[dd["algorithm"] == alg].sort_values("trial")
             if not len(d) or "labels" not in d or not isinstance(d["labels"].iloc[0], str):
                 continue
-            labels = _labels(d["labels"].iloc[0])
+            labels = recorded_labels(d["labels"].iloc[0])
             names, how = item_names(dataset, len(labels))
             ids, counts = np.unique(labels, return_counts=True)
             for rank, c in enumerate(ids[np.argsort(-counts, kind="stable")], start=1):

@@ -34,6 +34,7 @@ from .tables import (
     markdown_table,
     ok_records,
     plus_minus,
+    recorded_labels,
     with_error_bars,
     write_table,
 )

@@ -36,6 +36,7 @@ from .common import (
     load_reference,
     markdown_table,
     ok_records,
+    recorded_labels,
     sem_of,
     with_error_bars,
     write_table,
@@ -59,11 +60,6 @@ def _datasets(name: str, scale: str, instance_ids) -> dict:
         if inst.instance_id in wanted and inst.instance_id not in out:
             out[inst.instance_id] = (inst, build_dataset(inst))
     return out
-
-
-def _labels(text) -> np.ndarray | None:
-    """A recorded clustering (space-separated ids), or None when the record holds none."""
-    return None if is_missing(text) else np.array(str(text).split(), dtype=np.int64)
 
 
 def _recorded(ok: pd.DataFrame, column: str):
@@ -196,7 +192,7 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
         write_table(df, out_dir / "tables" / f"agg_categorical_{name}", digits=1)
         tables.append((name, df))
         agg = mine[mine.algorithm == "agglomerative"]
-        labels = _labels(agg["labels"].iloc[0]) if name == "mushroom" and len(agg) and "labels" in agg else None
+        labels = recorded_labels(agg["labels"].iloc[0]) if name == "mushroom" and len(agg) and "labels" in agg else None
         if labels is not None:
             tables.append(("Table 1: AGGLOMERATIVE on Mushrooms", _table1(dataset, labels, out_dir)))
     rows = _compare(load_reference(PAPER), ours, "agg_categorical", sems)
@@ -300,9 +296,9 @@ def report_agg_robustness(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
         titles = {"single": "Single linkage", "complete": "Complete linkage", "average": "Average linkage",
                   "ward": "Ward's clustering", "kmeans": "K-means"}
         for ax, name in zip(axes.flat, methods):
-            _scatter(ax, dataset.X, _labels(first[f"input.{name}.labels"]),
+            _scatter(ax, dataset.X, recorded_labels(first[f"input.{name}.labels"]),
                      f"{titles.get(name, name)} (ARI {first[f'input.{name}.ari']:.2f})")
-        _scatter(axes.flat[5], dataset.X, _labels(first["labels"]), f"Clustering aggregation (ARI {first['ari']:.2f})")
+        _scatter(axes.flat[5], dataset.X, recorded_labels(first["labels"]), f"Clustering aggregation (ARI {first['ari']:.2f})")
         fig.tight_layout()
         fig.savefig(out_dir / "figures" / "figure3_robustness.png", dpi=120)
     best_input = inputs.groupby("clustering")["ari"].mean().max() if len(inputs) else np.nan
@@ -386,7 +382,7 @@ def report_agg_outliers(records: pd.DataFrame, out_dir: Path, scale: str, n_grid
     for _, r in aggs.sort_values(["dataset.k", "trial"]).iterrows():
         inst, dataset = datasets[r["instance_id"]]
         k = int(dataset.params["k"])
-        labels = _labels(r["labels"])
+        labels = recorded_labels(r["labels"])
         jac = main_cluster_match(dataset.y, labels, noise_label=k)
         extra = extra_clusters(dataset.y, labels, noise_label=k)
         match_rows.append({"k": k, "trial": inst.trial, "min_jaccard": jac.min(), "mean_jaccard": jac.mean(),

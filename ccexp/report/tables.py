@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
 import pandas as pd
 
 
@@ -26,6 +27,11 @@ def is_missing(value) -> bool:
         return bool(pd.isna(value))
     except (TypeError, ValueError):
         return False
+
+
+def recorded_labels(text) -> np.ndarray | None:
+    """A clustering as the runner records it (space-separated cluster ids in item order), or None when absent."""
+    return None if is_missing(text) else np.array(str(text).split(), dtype=np.int64)
 
 
 def fmt_number(value, digits: int = 2) -> str:
