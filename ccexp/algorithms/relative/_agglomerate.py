@@ -18,12 +18,14 @@ State, as named tuples of arrays (layouts in the modules that use them):
     ``D`` (n, n) squared centroid distances, ``rej`` bool (n, n) rejected
     pairs, ``nn``, ``mind`` (n,) nearest allowed partner and its bound,
     ``heap``, ``pos`` (n,) the indexed heap.
-:class:`CompatWork` (here)
-    what the TestCompatibility kernels read and scribble on:
-    ``inc``, ``comps`` (:mod:`._constraint_state`), ``luf``
+:class:`PeelWork`, :class:`ReferenceWork`, :class:`BothWork` (here)
+    what the TestCompatibility kernels read and scribble on, one type per
+    implementation (the type chooses the test at compile time): ``inc``,
+    ``comps`` (:mod:`._constraint_state`), ``luf``
     (:class:`~._compat_levels.StampedUnionFind`), ``peel``
-    (:class:`~._compat_peel.PeelScratch`), ``levels`` (the reference's three
-    slot-triple arrays), ``uf_parent``, ``uf_size``, ``fill`` (n,) scratch.
+    (:class:`~._compat_peel.PeelScratch`), ``uf_parent``, ``uf_size``,
+    ``fill`` (n,) scratch for peeling; ``levels`` (three slot-triple arrays)
+    and ``luf`` for the reference; both of them, sharing ``luf``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from ._compat_levels import StampedUnionFind, test_compatibility
 from ._compat_peel import PeelScratch, test_compatibility_peel
@@ -48,7 +51,9 @@ from ._linkage_queue import dist2, heap_down, heap_remove, heap_up, heap_update,
 
 Clusters = namedtuple("Clusters", ["C", "size", "alive", "cid", "slot_of", "head", "tail", "nxt", "cnt"])
 LinkageQueue = namedtuple("LinkageQueue", ["D", "rej", "nn", "mind", "heap", "pos"])
-CompatWork = namedtuple("CompatWork", ["inc", "comps", "luf", "peel", "levels", "uf_parent", "uf_size", "fill"])
+PeelWork = namedtuple("PeelWork", ["inc", "comps", "luf", "peel", "uf_parent", "uf_size", "fill"])
+ReferenceWork = namedtuple("ReferenceWork", ["levels", "luf"])
+BothWork = namedtuple("BothWork", ["peel", "reference"])
 
 
 @njit(cache=True)
@@ -72,9 +77,12 @@ def _new_clusters(X, R):
     )
 
 
-@njit(cache=True)
-def _new_compat_work(n, m):
-    """Scratch of the TestCompatibility kernels for n slots and m constraints."""
+def _stamped_union_find(n):
+    return StampedUnionFind(np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+
+
+def _peel_work(n, m, luf=None):
+    """Scratch of the peeling TestCompatibility for n slots and m constraints."""
     mm = max(m, 1)
     inc = SlotIncidence(
         np.zeros(n + 1, dtype=np.int64),
@@ -90,7 +98,6 @@ def _new_compat_work(n, m):
         np.zeros(n + 1, dtype=np.int64),
         np.empty(n, dtype=np.int64),
     )
-    luf = StampedUnionFind(np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
     peel = PeelScratch(
         np.zeros(n, dtype=np.int64),
         np.zeros(n, dtype=np.int64),
@@ -102,10 +109,21 @@ def _new_compat_work(n, m):
         np.empty(m + n + 1, dtype=np.int64),
         np.empty(m + n + 1, dtype=np.int64),
     )
+    luf = _stamped_union_find(n) if luf is None else luf
+    return PeelWork(inc, comps, luf, peel, np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+
+
+def _reference_work(n, m, luf=None):
+    """Scratch of the reference TestCompatibility: three slot-triple arrays and a stamped union-find."""
+    mm = max(m, 1)
     levels = (np.empty(mm, dtype=np.int64), np.empty(mm, dtype=np.int64), np.empty(mm, dtype=np.int64))
-    return CompatWork(
-        inc, comps, luf, peel, levels, np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-    )
+    return ReferenceWork(levels, _stamped_union_find(n) if luf is None else luf)
+
+
+def _both_work(n, m):
+    """Both tests' scratch, sharing one stamped union-find (the tick runs through both)."""
+    peel = _peel_work(n, m)
+    return BothWork(peel, _reference_work(n, m, peel.luf))
 
 
 @njit(cache=True)
@@ -131,25 +149,63 @@ def _new_queue(C, alive):
 
 
 @njit(cache=True)
-def _test_compatibility(i, j, slots, cons, work, mode, stale, tick, counters):
-    """Line 11 of ReCon: TestCompatibility by peeling, by the reference recursion, or both (``mode`` 0, 1, 2).
+def _test_peel(i, j, slots, cons, work, stale, tick, counters):
+    """TestCompatibility by peeling; rebuilds the state's incidence and components first when ``stale``."""
+    if stale:
+        slot_incidence(cons, work.inc, work.fill)
+        state_components(slots, cons, work.comps, work.uf_parent, work.uf_size, work.fill)
+    ok, tick = test_compatibility_peel(i, j, slots, cons, work.inc, work.comps, work.luf, work.peel, tick, counters)
+    return ok, tick, False
 
-    Rebuilds the state's incidence and components first when ``stale``.
-    Returns ``(ok, tick)``; in mode 2 the reference's answer is used and a
-    disagreement counted in ``counters[7]``.
+
+@njit(cache=True)
+def _test_reference(i, j, slots, cons, work, stale, tick, counters):
+    """TestCompatibility by the level-by-level recursion (leaves ``stale`` as it was)."""
+    ok, tick = test_compatibility(i, j, slots.shape[0], cons, work.levels, work.luf, tick, counters)
+    return ok, tick, stale
+
+
+def _test_compatibility(work, i, j, slots, cons, stale, tick, counters):
+    """Line 11 of ReCon, by the type of ``work`` (see the overload); numba-compiled callers only."""
+    raise NotImplementedError("only callable from numba-compiled code")
+
+
+@overload(_test_compatibility)
+def _test_compatibility_by_work(work, i, j, slots, cons, stale, tick, counters):
+    """TestCompatibility by peeling (:class:`PeelWork`), the reference recursion (:class:`ReferenceWork`), or both.
+
+    Each implementation returns ``(ok, tick, stale)``.  Peeling rebuilds the
+    state's incidence and components first when ``stale`` and leaves them
+    fresh.  :class:`BothWork` uses the reference's answer and counts a
+    disagreement in ``counters[7]`` (for the tests).  The choice is made at
+    typing time from the scratch's type, so a caller compiles only the test
+    it runs (the peel and reference kernels cost ~10 s of a cold numba
+    cache between them).
     """
-    ok = True
-    if mode != 1:
-        if stale:
-            slot_incidence(cons, work.inc, work.fill)
-            state_components(slots, cons, work.comps, work.uf_parent, work.uf_size, work.fill)
-        ok, tick = test_compatibility_peel(i, j, slots, cons, work.inc, work.comps, work.luf, work.peel, tick, counters)
-    if mode != 0:
-        ok_ref, tick = test_compatibility(i, j, slots.shape[0], cons, work.levels, work.luf, tick, counters)
-        if mode == 2 and ok_ref != ok:
-            counters[7] += 1
-        ok = ok_ref
-    return ok, tick
+    kind = getattr(work, "instance_class", None)
+    if kind is PeelWork:
+
+        def peel(work, i, j, slots, cons, stale, tick, counters):
+            return _test_peel(i, j, slots, cons, work, stale, tick, counters)
+
+        return peel
+    if kind is ReferenceWork:
+
+        def reference(work, i, j, slots, cons, stale, tick, counters):
+            return _test_reference(i, j, slots, cons, work, stale, tick, counters)
+
+        return reference
+    if kind is BothWork:
+
+        def both(work, i, j, slots, cons, stale, tick, counters):
+            ok, tick, stale = _test_peel(i, j, slots, cons, work.peel, stale, tick, counters)
+            ok_ref, tick, stale = _test_reference(i, j, slots, cons, work.reference, stale, tick, counters)
+            if ok_ref != ok:
+                counters[7] += 1
+            return ok_ref, tick, stale
+
+        return both
+    return None
 
 
 @njit(cache=True)
@@ -201,7 +257,7 @@ def _update_queue(keep, cl, lq, hsize):
 
 
 @njit(cache=True)
-def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
+def _agglomerate(X, R, inc_ptr, inc_con, work):
     """ReCon (Section 4.2): centroid-linkage agglomeration under relative constraints.
 
     Parameters
@@ -212,15 +268,13 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
         Constraints ``ab|c`` on items, assumed consistent (OneTree first).
     inc_ptr, inc_con : int64 arrays
         CSR item -> incident constraint ids.
-    check_compatibility : bool
-        False gives the naive constrained agglomeration (line 9 only), which
-        can dead-end; True is ReCon.
-    mode : int
-        How TestCompatibility is computed: 0 by peeling
-        (:func:`~._compat_peel.test_compatibility_peel`), 1 by the
-        level-by-level recursion (:func:`~._compat_levels.test_compatibility`,
-        the reference), 2 both, the reference's answer used and
-        disagreements counted (for the tests).
+    work : PeelWork, ReferenceWork, BothWork or None
+        The scratch of TestCompatibility (line 11), whose type chooses the
+        test: by peeling (:func:`~._compat_peel.test_compatibility_peel`), by
+        the level-by-level recursion (:func:`~._compat_levels.test_compatibility`,
+        the reference), or both (the reference's answer used, disagreements
+        counted, for the tests).  None skips the test: the naive constrained
+        agglomeration (line 9 only), which can dead-end.
 
     Returns
     -------
@@ -265,7 +319,6 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
     n = X.shape[0]
     cl = _new_clusters(X, R)
     cons = ConstraintSlots(R[:, 0].copy(), R[:, 1].copy(), R[:, 2].copy(), np.ones(R.shape[0], dtype=np.bool_))
-    work = _new_compat_work(n, R.shape[0])
     lq = _new_queue(cl.C, cl.alive)
     D, rej, nn, mind, heap, pos = lq.D, lq.rej, lq.nn, lq.mind, lq.heap, lq.pos
     alive, cnt, head, nxt, size = cl.alive, cl.cnt, cl.head, cl.nxt, cl.size
@@ -292,11 +345,9 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
             if forbidden(i, j, cons, inc_ptr, inc_con, head, nxt, size):
                 counters[1] += 1
                 ok = False
-            elif check_compatibility:
+            elif work is not None:
                 counters[2] += 1
-                ok, tick = _test_compatibility(i, j, heap[:n_alive], cons, work, mode, stale, tick, counters)
-                if mode != 1:
-                    stale = False
+                ok, tick, stale = _test_compatibility(work, i, j, heap[:n_alive], cons, stale, tick, counters)
                 if not ok:
                     counters[3] += 1
         if not ok:
@@ -316,3 +367,19 @@ def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
             break
         _update_queue(keep, cl, lq, hsize)
     return Z, n_merges, counters
+
+
+#: scratch builders by TestCompatibility implementation (kernel ``mode`` 0, 1, 2 of :func:`recon_agglomerate`)
+_WORK = (_peel_work, _reference_work, _both_work)
+
+
+def recon_agglomerate(X, R, inc_ptr, inc_con, check_compatibility, mode=0):
+    """ReCon's agglomeration (:func:`_agglomerate`), TestCompatibility by peeling (0), reference (1) or both (2).
+
+    ``check_compatibility=False``, or no constraint at all (no test could
+    run then: only pairs of clusters that both touch a constraint are
+    tested), passes no scratch, and the kernel compiled for that case holds
+    no TestCompatibility.
+    """
+    work = _WORK[mode](X.shape[0], R.shape[0]) if check_compatibility and R.shape[0] else None
+    return _agglomerate(X, R, inc_ptr, inc_con, work)
