@@ -261,10 +261,25 @@ def test_sampling_assignment_follows_the_local_search_rule():
 def test_sampling_reclusters_singletons_recursively():
     rng = np.random.default_rng(11)
     C = rng.integers(0, 50, size=(5, 3000))  # no structure: most items end alone
-    est = Sampling(algorithm="furthest", sample_size=200, random_state=0).fit(C)
+    est = Sampling(algorithm="furthest", sample_size=200, singletons="sampling", random_state=0).fit(C)
     assert est.labels_.shape == (3000,)
-    assert est.n_levels_ >= 2
+    assert est.n_levels_ >= 3  # more singletons than the sample at two levels at least
     assert disagreement(est.labels_, C) >= lower_bound(C)
+
+
+def test_sampling_reclusters_all_singletons_with_the_wrapped_algorithm_by_default():
+    # Section 4.1: "we collect all singleton clusters and we run the clustering aggregation
+    # again on this subset of nodes": FURTHEST once on every item the assignment left alone
+    rng = np.random.default_rng(11)
+    C = rng.integers(0, 50, size=(5, 3000))
+    est = Sampling(algorithm="furthest", sample_size=200, random_state=0).fit(C)
+    assert est.singletons == "aggregate" and est.n_levels_ == 2
+    sample = np.sort(np.random.default_rng(0).choice(3000, size=200, replace=False))
+    alone = np.flatnonzero(~np.isin(est.labels_, est.labels_[sample]))  # in no sample cluster
+    assert alone.size > 200  # more singletons than the sample: "sampling" would recurse here
+    again = Furthest().fit(C[:, alone]).labels_
+    assert ccexp.metrics.adjusted_rand(again, est.labels_[alone]) == 1.0
+    assert np.unique(again).size > 1  # a real partition, not all together or the check is empty
 
 
 def test_sampling_is_reproducible():
@@ -300,6 +315,7 @@ def test_problem_p_is_used():
         (lambda: Balls(alpha=0.9).fit(FIGURE1), "alpha"),
         (lambda: LocalSearch(init="nope").fit(FIGURE1), "init"),
         (lambda: Sampling(algorithm="sampling").fit(FIGURE1), "algorithm"),
+        (lambda: Sampling(singletons="recurse").fit(FIGURE1), "singletons"),
         (lambda: Agglomerative(max_items=3).fit(FIGURE1), "max_items"),
         (lambda: disagreement([0, 1], FIGURE1), "labels"),
     ],

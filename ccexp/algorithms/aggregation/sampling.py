@@ -14,6 +14,10 @@ from .estimator import AggregationEstimator
 from ...objectives.clusterings import EncodedClusterings
 
 
+#: how step 3 clusters the singletons left by the assignment
+SINGLETONS = ("aggregate", "sampling")
+
+
 @ALGORITHMS.register("sampling")
 class Sampling(AggregationEstimator):
     """Run an aggregation algorithm on a uniform sample and extend it in linear time.
@@ -25,9 +29,14 @@ class Sampling(AggregationEstimator):
        i.e. when the mean distance to C is below 1/2; otherwise the item is
        left a singleton. Clusters are those of the sample (not updated
        during the pass), so the result does not depend on the visiting order.
-    3. Cluster the singletons again: the paper re-runs the aggregation on
-       them; when there are more of them than ``sample_size`` this step is
-       itself a SAMPLING run (recursively), so no step is quadratic in n.
+    3. Cluster the singletons again. ``singletons="aggregate"`` (the paper:
+       "we collect all singleton clusters and we run the clustering
+       aggregation again on this subset of nodes") runs ``algorithm`` on all
+       of them at once, which is quadratic in their number for a quadratic
+       algorithm. ``singletons="sampling"`` runs SAMPLING on them instead
+       (recursively) when there are more of them than ``sample_size``, so no
+       step is quadratic in n: the linear time of Figure 5 on a million
+       points with 20 % noise needs it.
 
     With ``sample_size >= n`` the wrapped algorithm runs on all items and
     the result is exactly its own.
@@ -39,6 +48,10 @@ class Sampling(AggregationEstimator):
     algorithm_params : dict or None
         Its parameters.
     sample_size : int, default 1000
+    singletons : {"aggregate", "sampling"}, default "aggregate"
+        How step 3 clusters the singletons (above). On Census (Section 5.2)
+        the number of clusters depends on it: see
+        ``experiments/gionis2007/README.md``.
     p : float or None
         Missing-value coin.
     random_state : int, Generator or None
@@ -50,7 +63,8 @@ class Sampling(AggregationEstimator):
         Seconds in ``sample`` (clustering the samples), ``assign`` and
         ``singletons`` (summed over recursion levels).
     n_levels_ : int
-        Recursion depth used (1 without a singleton re-run by sampling).
+        Recursion depth used (1 without a singleton re-run by sampling; at
+        most 2 with ``singletons="aggregate"``).
 
     Notes
     -----
@@ -58,10 +72,12 @@ class Sampling(AggregationEstimator):
     O(n k m) for the assignment with k sample clusters.
     """
 
-    def __init__(self, algorithm="furthest", algorithm_params=None, sample_size=1000, p=None, random_state=None):
+    def __init__(self, algorithm="furthest", algorithm_params=None, sample_size=1000, singletons="aggregate", p=None,
+                 random_state=None):
         self.algorithm = algorithm
         self.algorithm_params = algorithm_params
         self.sample_size = sample_size
+        self.singletons = singletons
         self.p = p
         self.random_state = random_state
 
@@ -79,6 +95,8 @@ class Sampling(AggregationEstimator):
         s = int(self.sample_size)
         if s < 1:
             raise ValueError(f"sample_size must be >= 1, got {self.sample_size!r}")
+        if self.singletons not in SINGLETONS:
+            raise ValueError(f"singletons must be one of {', '.join(SINGLETONS)}, got {self.singletons!r}")
         self._timing = {"sample": 0.0, "assign": 0.0, "singletons": 0.0}
         self.n_levels_ = 0
         rng = check_random_state(self.random_state)
@@ -97,7 +115,7 @@ class Sampling(AggregationEstimator):
         self.n_levels_ += 1
         sub = enc.subset(items)
         t0 = time.perf_counter()
-        if n <= s:
+        if n <= s or (self.n_levels_ > 1 and self.singletons == "aggregate"):
             labels = self._run_inner(sub)
             self._timing["sample" if self.n_levels_ == 1 else "singletons"] += time.perf_counter() - t0
             return labels
