@@ -177,6 +177,34 @@ def test_lp_bad_triangle_by_hand():
     assert lp.value == pytest.approx(1.0)
 
 
+def test_triplet_cut_holds_on_every_partition_of_three_items():
+    # 2 z - x_ab + x_ac + x_bc >= 2 for t = (a, b, c), z = 1 unless the partition is ab|c
+    for labels in all_partitions(3):
+        a, b, c = labels
+        x_ab, x_ac, x_bc = float(a != b), float(a != c), float(b != c)
+        z = 0.0 if (a == b and c != a) else 1.0
+        assert 2 * z - x_ab + x_ac + x_bc >= 2
+
+
+def test_triplet_lp_is_tight_on_three_cyclic_triplets():
+    # (0,1,2), (0,2,1), (1,2,0): at most one holds, OPT = 2. Without the cut the LP sets
+    # every x to 1/2 and every z to 1/2 (bound 1.5); with it z >= 3/4 there, and the LP is 2
+    T = np.array([[0, 1, 2], [0, 2, 1], [1, 2, 0]])
+    obj = PairObjective.from_triplets(T, 3)
+    assert brute_optimum(obj) == 2.0
+    assert cc_lp(obj).value == pytest.approx(2.0)
+
+
+@FAST
+@given(triplet_sets())
+def test_triplet_lp_is_a_lower_bound(nt):
+    n, T = nt
+    obj = PairObjective.from_triplets(T, n)
+    lp = cc_lp(obj)
+    assert lp.optimal
+    assert lp.value <= brute_optimum(obj) + 1e-7
+
+
 # ------------------------------------------------------------ limits and errors
 
 

@@ -16,8 +16,9 @@ Integer program (the standard one, e.g. Demaine, Emanuel, Fiat and Immorlica
 1 when ``u`` and ``v`` are separated, and the triangle inequalities
 ``x_uw <= x_uv + x_vw`` that make "together" transitive.  A triplet
 ``(a, b, c)`` gets a variable ``z_t >= x_ab``, ``z_t >= 1 - x_ac``,
-``z_t >= 1 - x_bc``; it only appears with a positive cost, so at an optimum
-``z_t = 1`` exactly when the triplet is unsatisfied.
+``z_t >= 1 - x_bc`` and the cut ``2 z_t >= 2 + x_ab - x_ac - x_bc`` (valid on
+every partition, it tightens the LP); ``z_t`` only appears with a positive
+cost, so at an optimum ``z_t = 1`` exactly when the triplet is unsatisfied.
 
 There are ``3 C(n, 3)`` triangle inequalities; only a few bind.  They are
 added lazily (cutting planes): solve with the current set, find the violated
@@ -245,25 +246,33 @@ class LPResult:
 # model pieces
 # --------------------------------------------------------------------------
 def _triplet_rows(obj: PairObjective):
-    """Rows ``z_t - x_ab >= 0``, ``z_t + x_ac >= 1``, ``z_t + x_bc >= 1`` as (A, lb)."""
+    """Rows ``z_t - x_ab >= 0``, ``z_t + x_ac >= 1``, ``z_t + x_bc >= 1``, ``2 z_t - x_ab + x_ac + x_bc >= 2`` as (A, lb).
+
+    The first three say that ``t = (a, b, c)`` is unsatisfied when ``a`` and
+    ``b`` are apart or ``c`` is with either.  They are exact on partitions but
+    weak in the LP: at ``x = 1/2`` on all three pairs they allow
+    ``z_t = 1/2``.  The fourth row is valid on every partition of
+    ``{a, b, c}`` (all together: z = 1, 2 >= 2; ``ab|c``: z = 0, 2 >= 2;
+    ``ac|b`` and ``bc|a``: z = 1, 2 >= 2; all apart: z = 1, 3 >= 2), so it
+    removes no clustering and raises that LP point to ``z_t = 3/4``.  With
+    the triangle inequalities these four describe the convex hull of the
+    five partitions of three items together with their ``z``.
+    """
     n, P, m = obj.n_items, obj.n_pairs, obj.triplets.shape[0]
     if m == 0:
         return sp.csr_matrix((0, P)), np.empty(0)
     a, b, c = obj.triplets.T
     t = np.arange(m)
     pab, pac, pbc = pair_index(n, a, b), pair_index(n, a, c), pair_index(n, b, c)
-    cols = np.empty(6 * m, dtype=np.int64)
-    vals = np.empty(6 * m)
-    cols[0::6], vals[0::6] = P + t, 1.0
-    cols[1::6], vals[1::6] = pab, -1.0
-    cols[2::6], vals[2::6] = P + t, 1.0
-    cols[3::6], vals[3::6] = pac, 1.0
-    cols[4::6], vals[4::6] = P + t, 1.0
-    cols[5::6], vals[5::6] = pbc, 1.0
-    # row order: for each t the three rows 3t, 3t+1, 3t+2
-    rows = np.repeat(np.arange(3 * m), 2)
-    A = sp.csr_matrix((vals, (rows, cols)), shape=(3 * m, P + m))
-    lb = np.tile([0.0, 1.0, 1.0], m)
+    z = P + t
+    # (row, column, value) triples; rows 4t .. 4t+3 belong to triplet t
+    rows = np.concatenate([4 * t, 4 * t, 4 * t + 1, 4 * t + 1, 4 * t + 2, 4 * t + 2,
+                           4 * t + 3, 4 * t + 3, 4 * t + 3, 4 * t + 3])
+    cols = np.concatenate([z, pab, z, pac, z, pbc, z, pab, pac, pbc])
+    one = np.ones(m)
+    vals = np.concatenate([one, -one, one, one, one, one, 2 * one, -one, one, one])
+    A = sp.csr_matrix((vals, (rows, cols)), shape=(4 * m, P + m))
+    lb = np.tile([0.0, 1.0, 1.0, 2.0], m)
     return A, lb
 
 
@@ -382,10 +391,12 @@ def _solve_cpsat(obj, c, tri, time_limit, hint, workers):
     z = [model.NewBoolVar(f"z{t}") for t in range(m)]
     for t in range(m):
         a, b, cc = obj.triplets[t]
-        # z_t >= x_ab, z_t >= 1 - x_ac, z_t >= 1 - x_bc
-        model.AddImplication(x[int(pair_index(n, a, b))], z[t])
-        model.AddBoolOr([z[t], x[int(pair_index(n, a, cc))]])
-        model.AddBoolOr([z[t], x[int(pair_index(n, b, cc))]])
+        # z_t >= x_ab, z_t >= 1 - x_ac, z_t >= 1 - x_bc, and the cut of _triplet_rows
+        xab, xac, xbc = (x[int(pair_index(n, u, v))] for u, v in ((a, b), (a, cc), (b, cc)))
+        model.AddImplication(xab, z[t])
+        model.AddBoolOr([z[t], xac])
+        model.AddBoolOr([z[t], xbc])
+        model.Add(2 * z[t] - xab + xac + xbc >= 2)
     if tri.shape[0]:
         pij = pair_index(n, tri[:, 0], tri[:, 1])
         pik = pair_index(n, tri[:, 0], tri[:, 2])
