@@ -5,6 +5,8 @@ Dyadic weights keep every cost exact in float64, so optima compare with ``==``.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -16,6 +18,7 @@ from ccexp.objectives.kernels import triplet_cost
 from ccexp.cc import cc_cost, signed_graph_from_edges
 from ccexp.cc.exact import (
     PairObjective,
+    _triplet_rows,
     all_triangles,
     cc_exact,
     cc_lp,
@@ -184,6 +187,30 @@ def test_triplet_cut_holds_on_every_partition_of_three_items():
         x_ab, x_ac, x_bc = float(a != b), float(a != c), float(b != c)
         z = 0.0 if (a == b and c != a) else 1.0
         assert 2 * z - x_ab + x_ac + x_bc >= 2
+
+
+def test_one_triplets_polytope_has_integral_vertices_only():
+    # variables (x_ab, x_ac, x_bc, z); rows A v >= b: bounds, the three triangles, the four
+    # triplet rows of cc.exact. Every vertex (4 tight, independent rows) must be 0/1.
+    rows = [([1, 0, 0, 0], 0), ([-1, 0, 0, 0], -1), ([0, 1, 0, 0], 0), ([0, -1, 0, 0], -1),
+            ([0, 0, 1, 0], 0), ([0, 0, -1, 0], -1), ([0, 0, 0, 1], 0), ([0, 0, 0, -1], -1),
+            ([-1, 1, 1, 0], 0), ([1, -1, 1, 0], 0), ([1, 1, -1, 0], 0),
+            ([-1, 0, 0, 1], 0), ([0, 1, 0, 1], 1), ([0, 0, 1, 1], 1), ([-1, 1, 1, 2], 2)]
+    A = np.array([r for r, _ in rows], dtype=float)
+    b = np.array([v for _, v in rows], dtype=float)
+    vertices = set()
+    for S in combinations(range(len(rows)), 4):
+        M = A[list(S)]
+        if abs(np.linalg.det(M)) < 1e-9:
+            continue
+        v = np.linalg.solve(M, b[list(S)])
+        if np.all(A @ v >= b - 1e-9):
+            vertices.add(tuple(np.round(v, 9) + 0.0))
+    assert vertices == {(0, 0, 0, 1), (0, 1, 1, 0), (0, 1, 1, 1), (1, 0, 1, 1), (1, 1, 0, 1), (1, 1, 1, 1)}
+    # the same rows as the model builds them
+    A_trip, lb = _triplet_rows(PairObjective.from_triplets(np.array([[0, 1, 2]]), 3))
+    np.testing.assert_array_equal(A_trip.toarray(), A[-4:])
+    np.testing.assert_array_equal(lb, b[-4:])
 
 
 def test_triplet_lp_is_tight_on_three_cyclic_triplets():

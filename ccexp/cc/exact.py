@@ -255,8 +255,11 @@ def _triplet_rows(obj: PairObjective):
     ``{a, b, c}`` (all together: z = 1, 2 >= 2; ``ab|c``: z = 0, 2 >= 2;
     ``ac|b`` and ``bc|a``: z = 1, 2 >= 2; all apart: z = 1, 3 >= 2), so it
     removes no clustering and raises that LP point to ``z_t = 3/4``.  With
-    the triangle inequalities these four describe the convex hull of the
-    five partitions of three items together with their ``z``.
+    the triangle inequalities of the three pairs and ``0 <= x, z <= 1``,
+    every vertex of the polytope on ``(x_ab, x_ac, x_bc, z_t)`` is integral
+    (the five partitions with their ``z``, and ``ab|c`` with ``z = 1``;
+    ``tests/test_cc_exact.py`` enumerates them), so for one triplet the LP
+    is exact.
     """
     n, P, m = obj.n_items, obj.n_pairs, obj.triplets.shape[0]
     if m == 0:
