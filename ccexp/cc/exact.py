@@ -248,18 +248,12 @@ class LPResult:
 def _triplet_rows(obj: PairObjective):
     """Rows ``z_t - x_ab >= 0``, ``z_t + x_ac >= 1``, ``z_t + x_bc >= 1``, ``2 z_t - x_ab + x_ac + x_bc >= 2`` as (A, lb).
 
-    The first three say that ``t = (a, b, c)`` is unsatisfied when ``a`` and
-    ``b`` are apart or ``c`` is with either.  They are exact on partitions but
-    weak in the LP: at ``x = 1/2`` on all three pairs they allow
-    ``z_t = 1/2``.  The fourth row is valid on every partition of
-    ``{a, b, c}`` (all together: z = 1, 2 >= 2; ``ab|c``: z = 0, 2 >= 2;
-    ``ac|b`` and ``bc|a``: z = 1, 2 >= 2; all apart: z = 1, 3 >= 2), so it
-    removes no clustering and raises that LP point to ``z_t = 3/4``.  With
-    the triangle inequalities of the three pairs and ``0 <= x, z <= 1``,
-    every vertex of the polytope on ``(x_ab, x_ac, x_bc, z_t)`` is integral
-    (the five partitions with their ``z``, and ``ab|c`` with ``z = 1``;
-    ``tests/test_cc_exact.py`` enumerates them), so for one triplet the LP
-    is exact.
+    The first three say ``t = (a, b, c)`` is unsatisfied when ``a``, ``b`` are
+    apart or ``c`` is with either: exact on partitions, weak in the LP (x = 1/2
+    on all three pairs allows z = 1/2). The fourth holds on all five partitions
+    of ``{a, b, c}`` and lifts that point to z = 3/4; with the three pairs'
+    triangle inequalities and 0 <= x, z <= 1 every vertex of one triplet's
+    polytope is integral (``tests/test_cc_exact.py`` enumerates them).
     """
     n, P, m = obj.n_items, obj.n_pairs, obj.triplets.shape[0]
     if m == 0:
