@@ -104,3 +104,27 @@ def test_reader_missing_on_a_dataset_is_left_out_of_the_ranking():
     records = records[~((records["dataset"] == "C") & (records["algorithm"] == "e2cp"))]
     res = friedman_ranking(auc_per_trial(curve_rows(records, traces)))
     assert res["left_out"] == ["pairwise: e2cp"] and res["matrix"].shape == (3, 3)
+
+
+def test_report_without_the_stats_extra_keeps_the_friedman_test_and_says_what_is_missing(tmp_path, monkeypatch):
+    # a run's report must not die at the end for want of an optional extra (it did in the
+    # paper run of 2026-11-23, in a venv without scikit-posthocs): the ranks and the
+    # Friedman test need only scipy; the post hoc and its diagram are named as missing
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_posthocs(name, *args, **kwargs):
+        if name == "scikit_posthocs":
+            raise ImportError("No module named 'scikit_posthocs'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_posthocs)
+    records, traces = _records()
+    res = friedman_ranking(auc_per_trial(curve_rows(records, traces)))
+    assert res["posthoc"] is None and "ccexp[stats]" in res["posthoc_note"]
+    assert not math.isnan(res["pvalue"])
+    report_cross(records, tmp_path, "ci", traces=traces)
+    text = (tmp_path / "report.md").read_text()
+    assert "Friedman test over 3 datasets and 4 readers" in text and "ccexp[stats]" in text
+    assert not (tmp_path / "figures" / "critical_difference.png").exists()

@@ -221,7 +221,8 @@ def friedman_ranking(per_trial: pd.DataFrame, alpha: float = 0.05) -> dict:
         ``matrix`` (datasets x readers), ``ranks`` (average rank per reader,
         1 = best), ``statistic``, ``pvalue``, ``posthoc`` (readers x readers
         p-values, or None), ``n_blocks``, ``note`` (why a test was skipped),
-        ``left_out`` (readers missing on some dataset).
+        ``left_out`` (readers missing on some dataset), and ``posthoc_note``
+        when scikit-posthocs (the ``stats`` extra) is not installed.
     """
     full = per_trial.groupby(["dataset", "reader"])["auc"].mean().unstack("reader")
     matrix = full.dropna(axis=1)
@@ -239,8 +240,12 @@ def friedman_ranking(per_trial: pd.DataFrame, alpha: float = 0.05) -> dict:
         return out
     res = stats.friedmanchisquare(*[matrix[c].to_numpy() for c in matrix.columns])
     out["statistic"], out["pvalue"] = float(res.statistic), float(res.pvalue)
-    import scikit_posthocs as sp
-
+    try:  # the optional `stats` extra; without it the ranks and the Friedman test still stand
+        import scikit_posthocs as sp
+    except ImportError:
+        out["posthoc_note"] = ("no Nemenyi post hoc or critical-difference diagram: they need "
+                               "scikit-posthocs (pip install 'ccexp[stats]')")
+        return out
     out["posthoc"] = sp.posthoc_nemenyi_friedman(matrix.to_numpy())
     out["posthoc"].index = out["posthoc"].columns = list(matrix.columns)
     return out
@@ -343,6 +348,8 @@ def report_cross(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instan
             lines += [markdown_table(ranks, digits=2), ""]
         if _cd_figure(result, out_dir / "figures" / "critical_difference.png"):
             lines += ["![critical difference](figures/critical_difference.png)", ""]
+        elif result.get("posthoc_note"):
+            lines += [result["posthoc_note"].capitalize() + ".", ""]
     (out_dir / "report.md").write_text("\n".join(lines), encoding="utf-8")
     cols = ["ref_id", "quantity", "paper", "ours", "difference", "tolerance", "verdict", "note"]
     pd.DataFrame(columns=cols).to_csv(out_dir / "comparison.csv", index=False)
