@@ -64,12 +64,7 @@ def assign_online(codes, off, q, hist, sizes, k, out, skip):
         out[v] = best_c
         if best_c >= 0:
             sizes[best_c] += 1
-            for j in range(m):
-                a = codes[v, j]
-                if a < 0:
-                    hist[best_c, off[j + 1] - 1] += 1
-                else:
-                    hist[best_c, off[j] + a] += 1
+            K._hist_update(codes, off, v, hist, best_c, 1)
 
 
 def furthest(enc):

@@ -42,7 +42,7 @@ import pandas as pd
 
 from ccexp.algorithms.triplets import _tste_kernels as K
 from ccexp.algorithms.triplets.dpmm import dp_mixture_labels
-from ccexp.algorithms.triplets.tste import TSTEDPMM
+from ccexp.algorithms.triplets.tste import PAIR_TABLE_MAX_ITEMS, TSTEDPMM
 from ccexp.data import load_dataset
 from ccexp.metrics import adjusted_rand
 from ccexp.oracles.triplets import triplets_oracle
@@ -56,7 +56,7 @@ def tste_gd(T, n, dims, both, rng, max_iter=1000, tol=1e-7, eta=2.0):
     alpha = float(max(dims - 1, 1))
     X = rng.standard_normal((n, dims)) * 1e-4
     G = np.empty_like(X)
-    kernel = K.tste_cost_grad_pairs if n <= 2000 else K.tste_cost_grad_direct
+    kernel = K.tste_cost_grad_pairs if n <= PAIR_TABLE_MAX_ITEMS else K.tste_cost_grad_direct
     C, best_C, best_X = np.inf, np.inf, X.copy()
     no_incr = it = 0
     n_trip = T.shape[0] * (2 if both else 1)
