@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import EngFormatter, MaxNLocator
 
 from ..runner.store import ResultStore
 
@@ -99,6 +100,9 @@ def plot_panels(summary: pd.DataFrame, panel_by: list[str], hue: str, metric_lab
         key = key if isinstance(key, tuple) else (key,)
         ax.set_title(", ".join(f"{k.split('.')[-1]}={v}" for k, v in zip(panel_by, key)), fontsize=9)
         ax.set_xlabel("number of queries")
+        # at most 5 ticks, as 50k / 100k: six-digit labels ran together on a 4-inch panel
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+        ax.xaxis.set_major_formatter(EngFormatter(sep=""))
         ax.set_ylabel(metric_label)
         ax.grid(True, lw=0.3)
     for ax in list(axes.flat)[len(panels):]:
