@@ -454,7 +454,7 @@ def _score(S, labels, strategy, seed, beta=1.0):
     info = np.zeros((n, n))
     tu = np.empty(n * n, dtype=np.int64)
     tv = np.empty(n * n, dtype=np.int64)
-    t = K.score_bad_triangles(S, eu, ev, m, strategy, beta, seed, info, tu, tv)
+    t, _ = K.score_bad_triangles(S, eu, ev, m, strategy, beta, seed, info, tu, tv)
     return info, list(zip(tu[:t].tolist(), tv[:t].tolist()))
 
 

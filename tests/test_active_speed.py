@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
+from numba import njit
 from hypothesis import strategies as st
 
 from ccexp.algorithms.active import _kernels as K
@@ -230,8 +232,8 @@ def _triangles_plain(sel, S, labels, counts, n_want, rng):
     size = K.sample_prefix(sel.viol_u, sel.viol_v, m, size, sel._seed(rng))
     code = K.MAXMIN if sel.strategy == "maxmin" else K.MAXEXP
     info = np.zeros((sel.n, sel.n))
-    t = K.score_bad_triangles(S, sel.viol_u, sel.viol_v, size, code, sel.beta, sel._seed(rng),
-                                    info, sel.touched_u, sel.touched_v)
+    t, _ = K.score_bad_triangles(S, sel.viol_u, sel.viol_v, size, code, sel.beta, sel._seed(rng),
+                                 info, sel.touched_u, sel.touched_v, False)
     tu, tv = sel.touched_u[:t].copy(), sel.touched_v[:t].copy()
     scores = info[tu, tv]
     ok = counts[tu, tv] < sel.cap
@@ -269,3 +271,71 @@ def test_triangle_selection_is_bitwise_the_plain_one(n, seed, kind, strategy, be
         np.testing.assert_array_equal(bv, pv)
         assert not fast.info.any()
     assert r1.integers(0, 2**62) == r2.integers(0, 2**62)
+
+
+def _scored(S, labels, strategy, beta, seed, prune):
+    """score_bad_triangles over all violating edges: (info, touched edges, n_pruned, the next draw)."""
+    n = S.shape[0]
+    eu = np.empty(n * n, dtype=np.int64)
+    ev = np.empty(n * n, dtype=np.int64)
+    m = K.violating_edges(S, labels, eu, ev)
+    info = np.zeros((n, n))
+    tu = np.empty(n * n, dtype=np.int64)
+    tv = np.empty(n * n, dtype=np.int64)
+    t, n_pruned = K.score_bad_triangles(S, eu, ev, m, strategy, beta, seed, info, tu, tv, prune)
+    return info, tu[:t].copy(), tv[:t].copy(), n_pruned, _next_draw()
+
+
+@njit(cache=True)
+def _next_draw():
+    # the state of numba's generator after the kernel: the same stream was drawn
+    return np.random.randint(0, 2**31 - 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(3, 60), st.integers(0, 2**31 - 1), st.sampled_from(KINDS), st.sampled_from([1.0, 0.0, np.inf, 3.0]))
+def test_maxexp_pruning_changes_no_credit(n, seed, kind, beta):
+    # every credit, the touched order and the generator's stream as without pruning
+    S = _similarities(n, seed, kind)
+    labels = np.random.default_rng(seed).integers(0, max(1, n // 5), size=n)
+    info, tu, tv, n_pruned, draw = _scored(S, labels, K.MAXEXP, beta, seed % 1000, True)
+    info0, tu0, tv0, none_pruned, draw0 = _scored(S, labels, K.MAXEXP, beta, seed % 1000, False)
+    np.testing.assert_array_equal(info, info0)
+    np.testing.assert_array_equal(tu, tu0)
+    np.testing.assert_array_equal(tv, tv0)
+    assert draw == draw0 and none_pruned == 0
+
+
+@pytest.mark.parametrize("kind", ["means", "levels"])
+def test_maxexp_pruning_skips_triangles_on_a_real_state(kind):
+    # the states of an active run (running means of sigma_0 and answers): a large share is pruned,
+    # and the credits are bitwise those of the five exps everywhere
+    S = _similarities(120, 7, kind)
+    labels = np.random.default_rng(7).integers(0, 12, size=120)
+    info, tu, tv, n_pruned, draw = _scored(S, labels, K.MAXEXP, 1.0, 3, True)
+    info0, tu0, tv0, _, draw0 = _scored(S, labels, K.MAXEXP, 1.0, 3, False)
+    assert n_pruned > 0.2 * tu0.shape[0]
+    np.testing.assert_array_equal(info, info0)
+    np.testing.assert_array_equal(tu, tu0)
+    assert draw == draw0
+
+
+def test_maxexp_pruning_by_hand():
+    # one cluster; edge (0, 1) of weight -0.1 violates it and is the least edge of two bad
+    # triangles: w = 2 (weights 1, 1) credits it E = 0.713; w = 3 (weights 0.15, 0.15) has
+    # costs summing to 3 * 0.15 + 3 * 0.15 + 2 * 0.1 = 1.1, mean 0.22 < 0.713: pruned
+    # (its E would be 0.208, no credit either way)
+    S = np.zeros((4, 4))
+    S[0, 1] = -0.1
+    S[0, 2] = S[1, 2] = 1.0
+    S[0, 3] = S[1, 3] = 0.15
+    S[2, 3] = -1.0
+    S = S + S.T
+    labels = np.zeros(4, dtype=np.int64)
+    info, tu, tv, n_pruned, _ = _scored(S, labels, K.MAXEXP, 1.0, 0, True)
+    assert info[0, 1] == K.expected_cost(-0.1, 1.0, 1.0, 1.0)
+    assert K.expected_cost(-0.1, 0.15, 0.15, 1.0) < 0.22 < info[0, 1]
+    assert n_pruned == 1
+    info0, tu0, *_ = _scored(S, labels, K.MAXEXP, 1.0, 0, False)
+    np.testing.assert_array_equal(info, info0)
+    np.testing.assert_array_equal(tu, tu0)
