@@ -13,7 +13,12 @@
    second round) runs back to back with it, and every step is also timed
    in CPU seconds (``time.thread_time``), which a loaded shared machine
    inflates far less than wall time.
-2. A full maxexp run on ``synthetic_blobs`` (N = 500, gamma = 0.2) until
+2. The maxexp scoring of Algorithm 3 (``score_bad_triangles``) with and
+   without its pruning (a triangle whose mean cost cannot beat its edge's
+   credit skips its five exps), alternated call by call on the same states
+   (N = 1000 after 5%, 10%, 30% and 50% of |E|), so the machine's drift
+   hits both alike; the share of bad triangles pruned beside it.
+3. A full maxexp run on ``synthetic_blobs`` (N = 500, gamma = 0.2) until
    ARI >= 0.99 (a ground-truth callback stops it), ``--runs`` seeds: wall
    time (target 15 s; the authors' code about 10 minutes) and the number
    of queries beside the authors' ~39,000.
@@ -112,6 +117,32 @@ def bench_iteration(n: int, fraction: float, repeats: int) -> dict:
             "iteration": it["median"], **cpu, "target": target, "result": verdict(it["median"], target)}
 
 
+def bench_pruning(n: int, fraction: float, repeats: int) -> dict:
+    """maxexp scoring with and without pruning, alternated on one state; medians of ``repeats`` pairs."""
+    S, labels, _, _ = state_after(n, fraction)
+    sel = BatchSelector(n, "maxexp", 1.0, 0.0, 5, None, "uniform")
+    m = K.violating_edges(S, labels, sel.viol_u, sel.viol_v)
+    size = K.sample_prefix(sel.viol_u, sel.viol_v, m, n, 5)
+
+    def score(prune):
+        t0 = time.perf_counter()
+        t, pruned = K.score_bad_triangles(S, sel.viol_u, sel.viol_v, size, K.MAXEXP, 1.0, 3, sel.info,
+                                          sel.touched_u, sel.touched_v, prune)
+        seconds = time.perf_counter() - t0
+        sel.info[sel.touched_u[:t], sel.touched_v[:t]] = 0.0
+        return seconds, pruned
+
+    score(True), score(False)
+    on, off = [], []
+    for _ in range(repeats):
+        on.append(score(True)[0])
+        off.append(score(False)[0])
+    pruned = score(True)[1]
+    return {"N": n, "state": f"{fraction:.0%} of |E|", "sampled edges": int(size), "pruned triangles": int(pruned),
+            "scoring, pruned": statistics.median(on), "scoring, all exps": statistics.median(off),
+            "saved": 1 - statistics.median(on) / statistics.median(off)}
+
+
 def bench_full_run(seed: int) -> dict:
     ds = load_dataset("synthetic_blobs", random_state=seed)
     y = ds.y
@@ -141,6 +172,13 @@ def main(argv=None) -> None:
     print(f"\n## One iteration (local search T=3 + maxexp selection), medians; load average {os.getloadavg()}\n")
     print(markdown_table(shown, ["N", "state", "B", "clusters", "passes per restart", *timed, "result"]))
 
+    pruning = [bench_pruning(1000, f, args.repeats + 2) for f in (0.05, 0.1, 0.3, 0.5)]
+    print(f"\n## maxexp scoring with and without pruning, alternated (medians); load average {os.getloadavg()}\n")
+    print(markdown_table([{**r, "scoring, pruned": fmt_seconds(r["scoring, pruned"]),
+                           "scoring, all exps": fmt_seconds(r["scoring, all exps"]), "saved": f"{r['saved']:.0%}"}
+                          for r in pruning],
+                         ["N", "state", "sampled edges", "pruned triangles", "scoring, pruned", "scoring, all exps", "saved"]))
+
     runs = [bench_full_run(seed) for seed in range(args.runs)]
     med_s = statistics.median(r["seconds"] for r in runs)
     med_q = statistics.median(r["queries"] for r in runs)
@@ -150,7 +188,7 @@ def main(argv=None) -> None:
     print(markdown_table(shown, ["seed", "seconds", "queries", "iterations", "reached", "cluster s", "select s"]))
     print(f"\nmedian: {fmt_seconds(med_s)} (target 15 s: {verdict(med_s, 15.0)}), {med_q:,.0f} queries "
           f"(authors: ~39,000 queries, ~315 iterations, ~10 minutes)")
-    write_results("bench_active", {"iteration": rows, "full_run": runs},
+    write_results("bench_active", {"iteration": rows, "pruning": pruning, "full_run": runs},
                   extra={"full_run_median_seconds": med_s, "full_run_median_queries": med_q,
                          "load_average": os.getloadavg()})
 
