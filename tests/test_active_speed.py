@@ -232,8 +232,9 @@ def _triangles_plain(sel, S, labels, counts, n_want, rng):
     size = K.sample_prefix(sel.viol_u, sel.viol_v, m, size, sel._seed(rng))
     code = K.MAXMIN if sel.strategy == "maxmin" else K.MAXEXP
     info = np.zeros((sel.n, sel.n))
+    code = K.MAXEXP_UNPRUNED if code == K.MAXEXP else code
     t, _ = K.score_bad_triangles(S, sel.viol_u, sel.viol_v, size, code, sel.beta, sel._seed(rng),
-                                 info, sel.touched_u, sel.touched_v, False)
+                                 info, sel.touched_u, sel.touched_v)
     tu, tv = sel.touched_u[:t].copy(), sel.touched_v[:t].copy()
     scores = info[tu, tv]
     ok = counts[tu, tv] < sel.cap
@@ -282,7 +283,8 @@ def _scored(S, labels, strategy, beta, seed, prune):
     info = np.zeros((n, n))
     tu = np.empty(n * n, dtype=np.int64)
     tv = np.empty(n * n, dtype=np.int64)
-    t, n_pruned = K.score_bad_triangles(S, eu, ev, m, strategy, beta, seed, info, tu, tv, prune)
+    code = strategy if prune else K.MAXEXP_UNPRUNED
+    t, n_pruned = K.score_bad_triangles(S, eu, ev, m, code, beta, seed, info, tu, tv)
     return info, tu[:t].copy(), tv[:t].copy(), n_pruned, _next_draw()
 
 

@@ -18,6 +18,7 @@ from ._local_search_kernels import (
 )
 from ._selection_kernels import (
     MAXEXP,
+    MAXEXP_UNPRUNED,
     MAXMIN,
     expected_cost,
     violating_edges,
@@ -34,6 +35,7 @@ from ._selection_kernels import (
 
 __all__ = [
     "MAXEXP",
+    "MAXEXP_UNPRUNED",
     "MAXMIN",
     "apply_answers",
     "eligible_magnitudes",

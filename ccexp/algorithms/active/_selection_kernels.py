@@ -15,6 +15,8 @@ from numba import njit
 
 MAXMIN = 0
 MAXEXP = 1
+#: maxexp with every bad triangle's E[Delta_t] computed: the reference of MAXEXP's pruning
+MAXEXP_UNPRUNED = 2
 
 
 # --------------------------------------------------------------------------
@@ -109,7 +111,7 @@ _PRUNE_SLACK = 1e-12
 
 
 @njit(cache=True)
-def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_u, touched_v, prune=True):
+def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_u, touched_v):
     """Lines 4-18 of Algorithm 3 for the first ``n_edges`` sampled edges.
 
     For every sampled edge (u, v) and every other item w, a bad triangle
@@ -124,7 +126,7 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
 
     Notes
     -----
-    maxexp prunes (``prune=True``) without changing a single credit.  A
+    maxexp prunes (``MAXEXP``; ``MAXEXP_UNPRUNED`` does not) without changing a single credit.  A
     triangle only matters when its E[Delta_t] beats the credit ``old``
     that its edge already holds.  Under the Gibbs distribution of Eq. 11
     the expected cost falls as beta grows (d E_beta / d beta = -Var_beta <= 0),
@@ -179,7 +181,7 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
                 # the sum of the five costs of Table 1 (c0 + ... + c4 in expected_cost): every
                 # edge violated by three of them when its weight is positive, by two when negative
                 total = _five_costs(m0, p_uv) + _five_costs(m1, s_uw >= 0.0) + _five_costs(m2, s_vw >= 0.0)
-                if prune and old > 0.0 and total * (0.2 + _PRUNE_SLACK) < old:
+                if strategy == MAXEXP and old > 0.0 and total * (0.2 + _PRUNE_SLACK) < old:
                     n_pruned += 1
                     continue  # E[Delta_t] <= the mean of the costs < old: no credit
                 value = expected_cost(s_uv, s_uw, s_vw, beta)
