@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import adjusted_rand_score
 
 from _brute import all_partitions
+from _scoring import score_violating
 from ccexp import make_algorithm
 from ccexp.oracles import make_problem
 from ccexp.algorithms.active import (
@@ -447,15 +448,8 @@ def test_initial_similarity_and_top_b_ties():
 
 
 def _score(S, labels, strategy, seed, beta=1.0):
-    n = S.shape[0]
-    eu = np.empty(n * n, dtype=np.int64)
-    ev = np.empty(n * n, dtype=np.int64)
-    m = K.violating_edges(S, labels, eu, ev)
-    info = np.zeros((n, n))
-    tu = np.empty(n * n, dtype=np.int64)
-    tv = np.empty(n * n, dtype=np.int64)
-    t, _ = K.score_bad_triangles(S, eu, ev, m, strategy, beta, seed, info, tu, tv)
-    return info, list(zip(tu[:t].tolist(), tv[:t].tolist()))
+    info, tu, tv, _ = score_violating(S, labels, strategy, beta, seed)
+    return info, list(zip(tu.tolist(), tv.tolist()))
 
 
 def test_algorithm3_credits_the_least_edge_of_a_bad_triangle():

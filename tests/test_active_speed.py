@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from numba import njit
 from hypothesis import strategies as st
+from numba import njit
 
+from _scoring import score_violating
 from ccexp.algorithms.active import _kernels as K
 from ccexp.algorithms.active.strategies import BatchSelector
 
@@ -275,17 +276,8 @@ def test_triangle_selection_is_bitwise_the_plain_one(n, seed, kind, strategy, be
 
 
 def _scored(S, labels, strategy, beta, seed, prune):
-    """score_bad_triangles over all violating edges: (info, touched edges, n_pruned, the next draw)."""
-    n = S.shape[0]
-    eu = np.empty(n * n, dtype=np.int64)
-    ev = np.empty(n * n, dtype=np.int64)
-    m = K.violating_edges(S, labels, eu, ev)
-    info = np.zeros((n, n))
-    tu = np.empty(n * n, dtype=np.int64)
-    tv = np.empty(n * n, dtype=np.int64)
-    code = strategy if prune else K.MAXEXP_UNPRUNED
-    t, n_pruned = K.score_bad_triangles(S, eu, ev, m, code, beta, seed, info, tu, tv)
-    return info, tu[:t].copy(), tv[:t].copy(), n_pruned, _next_draw()
+    """score_bad_triangles over all violating edges: (info, touched u, touched v, n_pruned, the next draw)."""
+    return (*score_violating(S, labels, strategy if prune else K.MAXEXP_UNPRUNED, beta, seed), _next_draw())
 
 
 @njit(cache=True)
