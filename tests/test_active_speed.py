@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from _scoring import score_violating
+from _scoring import score_reference, score_violating
 from ccexp.algorithms.active import _kernels as K
 from ccexp.algorithms.active.strategies import BatchSelector
 
@@ -333,3 +333,50 @@ def test_maxexp_pruning_by_hand():
     info0, tu0, *_ = _scored(S, labels, K.MAXEXP, 1.0, 0, False)
     np.testing.assert_array_equal(info, info0)
     np.testing.assert_array_equal(tu, tu0)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from([3, 7, 63, 64, 65, 90, 128, 129]), st.integers(0, 2**31 - 1),
+       st.sampled_from(KINDS + ["zeros"]), st.sampled_from([K.MAXMIN, K.MAXEXP, K.MAXEXP_UNPRUNED]),
+       st.sampled_from([1.0, 0.0, np.inf]))
+def test_scoring_equals_the_plain_python_loop(n, seed, kind, strategy, beta):
+    # the kernel (bad triangles from sign bits, 64 w at a time; pruning) against a loop over every w
+    # with numpy's legacy generator: same credits, touched order and generator stream; sizes on both
+    # sides of the 64-bit words, and exact zeros of both signs
+    if kind == "zeros":
+        # exact zeros of both signs (-0.0 counts as non-negative), mirrored without adding
+        A = np.random.default_rng(seed).choice([-1.0, -0.1, -0.0, 0.0, 0.1, 1.0], size=(n, n))
+        S = np.triu(A, 1)
+        lower = np.tril_indices(n, -1)
+        S[lower] = A.T[lower]
+        assert np.array_equal(S, S.T) and (S == 0).any()
+    else:
+        S = _similarities(n, seed, kind)
+    labels = np.random.default_rng(seed).integers(0, max(1, n // 6), size=n)
+    eu = np.empty(n * n, dtype=np.int64)
+    ev = np.empty(n * n, dtype=np.int64)
+    m = K.violating_edges(S, labels, eu, ev)
+    m = K.sample_prefix(eu, ev, m, min(m, 40), seed % 997)  # a sample, as the selection takes
+    info = np.zeros((n, n))
+    tu = np.empty(n * n, dtype=np.int64)
+    tv = np.empty(n * n, dtype=np.int64)
+    t, _ = K.score_bad_triangles(S, eu, ev, m, strategy, beta, seed % 1000, info, tu, tv)
+    draw = _next_draw()
+    info0, tu0, tv0, draw0 = score_reference(S, eu[:m], ev[:m], strategy, beta, seed % 1000)
+    np.testing.assert_array_equal(info, info0)
+    np.testing.assert_array_equal(tu[:t], tu0)
+    np.testing.assert_array_equal(tv[:t], tv0)
+    assert draw == draw0
+
+
+@pytest.mark.parametrize("n", [1, 2, 63, 64, 65, 130])
+def test_sign_bits_by_hand(n):
+    # bit w of row x is S[x, w] >= 0; -0.0 counts; nothing set beyond column n - 1
+    rng = np.random.default_rng(n)
+    S = rng.choice([-1.0, -0.0, 0.0, 0.5], size=(n, n))
+    bits = K.sign_bits(S)
+    assert bits.shape == (n, (n + 63) // 64) and bits.dtype == np.uint64
+    for x in range(n):
+        got = [(int(bits[x, w // 64]) >> (w % 64)) & 1 for w in range(bits.shape[1] * 64)]
+        assert got[:n] == [int(S[x, w] >= 0) for w in range(n)]
+        assert not any(got[n:])

@@ -105,6 +105,53 @@ def sample_prefix(out_u, out_v, m, size, seed):
     return size
 
 
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+#: de Bruijn multiplier and table: the index of the lowest set bit of a 64-bit word
+#: (Leiserson, Prokop & Randall 1998, "Using de Bruijn sequences to index a 1 in a computer word")
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DE_BRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DE_BRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % 2**64) >> 58] = _i
+del _i
+
+
+@njit(cache=True)
+def _lowest_bit(x):
+    """The index of the lowest set bit of the uint64 ``x`` (x != 0)."""
+    return _DE_BRUIJN_INDEX[((x & (~x + _ONE)) * _DE_BRUIJN) >> np.uint64(58)]
+
+
+@njit(cache=True)
+def sign_bits(S):
+    """Bit w of word row x set when S(x, w) >= 0: the sign pattern of Theorem 1, (N, ceil(N / 64)) uint64.
+
+    -0.0 counts as non-negative, as the comparison does; the unused high bits of a row's last
+    word are 0.  One read of S; a bad triangle (u, v, w) then has its w among the set bits of
+    row u XOR row v (S(u, v) >= 0) or row u AND row v (S(u, v) < 0).
+    """
+    n = S.shape[0]
+    n_words = (n + 63) // 64
+    full = n // 64
+    bits = np.zeros((n, n_words), dtype=np.uint64)
+    for x in range(n):
+        row = S[x]
+        # a constant trip count of 64 lets the compiler unroll the packing
+        for j in range(full):
+            word = _ZERO
+            base = j * 64
+            for k in range(64):
+                word |= np.uint64(row[base + k] >= 0.0) << np.uint64(k)
+            bits[x, j] = word
+        if full < n_words:
+            word = _ZERO
+            base = full * 64
+            for k in range(n - base):
+                word |= np.uint64(row[base + k] >= 0.0) << np.uint64(k)
+            bits[x, full] = word
+    return bits
+
+
 #: relative slack of the maxexp pruning test, far above its rounding (about 1e-15 of the
 #: costs; see :func:`score_bad_triangles`)
 _PRUNE_SLACK = 1e-12
@@ -122,7 +169,11 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
     ``info`` is an (N, N) zero matrix written at ``[a, b]`` with ``a < b``;
     the entries written are listed in ``touched_u/v`` (the caller resets
     them).  Returns ``(n_touched, n_pruned)``: the number of touched entries
-    and of maxexp triangles whose E[Delta_t] was never computed.  O(n_edges N).
+    and of maxexp triangles whose E[Delta_t] was never computed.  O(N^2 / 64 + n_edges N / 64
+    + bad triangles): the w of a sampled edge's bad triangles come from its two rows of
+    :func:`sign_bits`, 64 at a time, in ascending order as a plain loop over w visits them, so the
+    draws of lines 8-9 and the credits are those of that loop (``tests/test_active_speed.py``
+    holds the kernel to a plain-Python reference).
 
     Notes
     -----
@@ -139,9 +190,10 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
     (``tests/test_active_speed.py``).
     """
     np.random.seed(seed)
-    n = S.shape[0]
     n_touched = 0
     n_pruned = 0
+    bits = sign_bits(S)
+    n_words = bits.shape[1]
     for i in range(n_edges):
         u = eu[i]
         v = ev[i]
@@ -150,47 +202,53 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
         p_uv = s_uv >= 0.0
         row_u = S[u]
         row_v = S[v]
-        for w in range(n):
-            if w == u or w == v:
-                continue
-            s_uw = row_u[w]
-            s_vw = row_v[w]
-            if p_uv + (s_uw >= 0.0) + (s_vw >= 0.0) != 2:
-                continue
-            # a bad triangle: credit its edge of least |S|, a random one among ties
-            m1 = abs(s_uw)
-            m2 = abs(s_vw)
-            lo = min(m0, min(m1, m2))
-            n_min = (m0 == lo) + (m1 == lo) + (m2 == lo)
-            pick = 0 if n_min == 1 else np.random.randint(0, n_min)
-            if m0 == lo and pick == 0:
-                a, b = u, v
-            else:
-                if m0 == lo:
-                    pick -= 1
-                if m1 == lo and pick == 0:
-                    a, b = u, w
+        bits_u = bits[u]
+        bits_v = bits[v]
+        for j in range(n_words):
+            # the w of this word whose triangle has exactly two non-negative weights: one of
+            # S(u, w), S(v, w) when S(u, v) >= 0, both when S(u, v) < 0; ascending, as the plain loop
+            x = (bits_u[j] ^ bits_v[j]) if p_uv else (bits_u[j] & bits_v[j])
+            while x != _ZERO:
+                w = j * 64 + _lowest_bit(x)
+                x &= x - _ONE
+                if w == u or w == v:
+                    continue
+                s_uw = row_u[w]
+                s_vw = row_v[w]
+                # a bad triangle: credit its edge of least |S|, a random one among ties
+                m1 = abs(s_uw)
+                m2 = abs(s_vw)
+                lo = min(m0, min(m1, m2))
+                n_min = (m0 == lo) + (m1 == lo) + (m2 == lo)
+                pick = 0 if n_min == 1 else np.random.randint(0, n_min)
+                if m0 == lo and pick == 0:
+                    a, b = u, v
                 else:
-                    a, b = v, w
-            if a > b:
-                a, b = b, a
-            old = info[a, b]
-            if strategy == MAXMIN:
-                value = lo
-            else:
-                # the sum of the five costs of Table 1 (c0 + ... + c4 in expected_cost): every
-                # edge violated by three of them when its weight is positive, by two when negative
-                total = _five_costs(m0, p_uv) + _five_costs(m1, s_uw >= 0.0) + _five_costs(m2, s_vw >= 0.0)
-                if strategy == MAXEXP and old > 0.0 and total * (0.2 + _PRUNE_SLACK) < old:
-                    n_pruned += 1
-                    continue  # E[Delta_t] <= the mean of the costs < old: no credit
-                value = expected_cost(s_uv, s_uw, s_vw, beta)
-            if value > old:
-                if old == 0.0:
-                    touched_u[n_touched] = a
-                    touched_v[n_touched] = b
-                    n_touched += 1
-                info[a, b] = value
+                    if m0 == lo:
+                        pick -= 1
+                    if m1 == lo and pick == 0:
+                        a, b = u, w
+                    else:
+                        a, b = v, w
+                if a > b:
+                    a, b = b, a
+                old = info[a, b]
+                if strategy == MAXMIN:
+                    value = lo
+                else:
+                    # the sum of the five costs of Table 1 (c0 + ... + c4 in expected_cost): every
+                    # edge violated by three of them when its weight is positive, by two when negative
+                    total = _five_costs(m0, p_uv) + _five_costs(m1, s_uw >= 0.0) + _five_costs(m2, s_vw >= 0.0)
+                    if strategy == MAXEXP and old > 0.0 and total * (0.2 + _PRUNE_SLACK) < old:
+                        n_pruned += 1
+                        continue  # E[Delta_t] <= the mean of the costs < old: no credit
+                    value = expected_cost(s_uv, s_uw, s_vw, beta)
+                if value > old:
+                    if old == 0.0:
+                        touched_u[n_touched] = a
+                        touched_v[n_touched] = b
+                        n_touched += 1
+                    info[a, b] = value
     return n_touched, n_pruned
 
 
