@@ -122,6 +122,35 @@ class PairwiseSimilarityOracle:
         v = np.atleast_1d(np.asarray(v, dtype=np.int64))
         if u.shape != v.shape or u.ndim != 1:
             raise ValueError(f"u and v must be 1-d arrays of one length, got shapes {u.shape} and {v.shape}")
+        if u.shape[0] == 1:
+            return self._query_one(int(u[0]), int(v[0]))
+        return self._query_many(u, v)
+
+    def _query_one(self, a: int, b: int) -> np.ndarray:
+        """One edge: the checks, answer and draws of :meth:`_query_many` with Python scalars.
+
+        QECC asks one pair at a time, tens of thousands of times per run, where
+        numpy's per-call overhead was most of its time.  ``Generator.random()``
+        draws what ``random(1)`` does, and a clean answer draws nothing more
+        (``random(0)``), so the stream is the same (``tests/test_active_qecc.py``).
+        """
+        n = self.n_items
+        if not (0 <= a < n and 0 <= b < n):
+            raise ValueError(f"items must be in [0, {n})")
+        if a == b:
+            raise ValueError("an edge needs two distinct items (u == v given)")
+        if self.budget is not None and self.n_queries + 1 > self.budget:
+            raise RuntimeError(f"query budget exceeded: {self.n_queries} asked, 1 more requested, budget {self.budget}")
+        answer = 1.0 if self._y[a] == self._y[b] else -1.0
+        if self._rng.random() < self.gamma:
+            lo, hi = self.noise_range
+            mag = hi - (hi - lo) * self._rng.random()
+            answer = -mag if self._rng.random() < 0.5 else mag
+        self.n_queries += 1
+        return np.array([answer])
+
+    def _query_many(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """The answers of the edges (u[i], v[i]), int64 arrays of one length."""
         n = self.n_items
         if u.size and (min(u.min(), v.min()) < 0 or max(u.max(), v.max()) >= n):
             raise ValueError(f"items must be in [0, {n})")

@@ -22,10 +22,6 @@ from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
 from .estimator import ActiveCorrelationClustering
 
-#: random pairs asked at once while looking for a positive pair: one, so
-#: every answer the oracle gives is one the budget pays for
-_CHUNK = 1
-
 
 def qecc_heur(oracle, n: int, budget: int, rng) -> tuple[np.ndarray, int]:
     """One run of QECC-heur with at most ``budget`` queries; returns (labels, queries used).
@@ -45,22 +41,18 @@ def qecc_heur(oracle, n: int, budget: int, rng) -> tuple[np.ndarray, int]:
     while remaining.shape[0] > 1 and budget - used >= remaining.shape[0] - 1:
         m = remaining.shape[0]
         pair = None
-        # look for a positive pair among random pairs of the remaining items;
-        # after as many draws as there are pairs, give up (all left are singletons)
+        # look for a positive pair among random pairs of the remaining items, one
+        # pair per query (so every answer is one the budget pays for); after as
+        # many draws as there are pairs, give up (all left are singletons)
         tries = 0
         limit = m * (m - 1) // 2
         while pair is None and used < budget and tries < limit:
-            size = min(_CHUNK, budget - used, limit - tries)
-            a = rng.integers(0, m, size)
-            b = (a + rng.integers(1, m, size)) % m  # b != a
-            ans = oracle.query(remaining[a], remaining[b])
-            hit = np.flatnonzero(ans >= 0)
-            if hit.size:
-                used += int(hit[0]) + 1
-                pair = (int(a[hit[0]]), int(b[hit[0]]))
-            else:
-                used += size
-            tries += size
+            a = int(rng.integers(0, m))
+            b = (a + int(rng.integers(1, m))) % m  # b != a
+            used += 1
+            tries += 1
+            if oracle.query(remaining[a], remaining[b])[0] >= 0:
+                pair = (a, b)
         if pair is None:
             break
         ia, ib = pair
