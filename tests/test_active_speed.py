@@ -380,3 +380,48 @@ def test_sign_bits_by_hand(n):
         got = [(int(bits[x, w // 64]) >> (w % 64)) & 1 for w in range(bits.shape[1] * 64)]
         assert got[:n] == [int(S[x, w] >= 0) for w in range(n)]
         assert not any(got[n:])
+
+
+def _least_queried_reference(counts, cap, n_want, seed):
+    """Eq. 9 in numpy: eligible edges in row-major order, the threshold count, numpy's legacy
+    generator replaying the kernel's draws of which tied edges to keep."""
+    rs = np.random.RandomState(seed)
+    iu, iv = np.triu_indices(counts.shape[0], 1)
+    c = counts[iu, iv]
+    ok = c < cap
+    iu, iv, c = iu[ok], iv[ok], c[ok]
+    hist = np.bincount(c, minlength=1) if c.size else np.zeros(1, dtype=np.int64)
+    cum = np.cumsum(hist)
+    hit = np.flatnonzero(cum >= n_want)
+    if hit.size == 0:
+        return iu, iv  # fewer eligible edges than wanted: all of them
+    thr = int(hit[0])
+    below = int(cum[thr] - hist[thr])
+    n_tie = int(hist[thr])
+    idx = np.arange(n_tie)
+    keep = np.zeros(n_tie, dtype=bool)
+    for i in range(min(n_want - below, n_tie)):
+        j = rs.randint(i, n_tie)
+        idx[i], idx[j] = idx[j], idx[i]
+        keep[idx[i]] = True
+    tied = np.flatnonzero(c == thr)
+    chosen = (c < thr)
+    chosen[tied[keep]] = True
+    return iu[chosen], iv[chosen]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 70), st.integers(0, 2**31 - 1), st.integers(0, 40), st.integers(0, 600),
+       st.sampled_from([1, 2, 3, 4, 2**31 - 1]))
+def test_least_queried_equals_a_numpy_reference(n, seed, max_count, n_want, cap):
+    # the batch of the frequency strategy (Eq. 9): same edges in the same order, whatever the
+    # counts, the cap and the batch size (fewer eligible edges than wanted: all of them)
+    rng = np.random.default_rng(seed)
+    counts = np.triu(rng.integers(0, max_count + 1, size=(n, n)), 1)
+    counts = (counts + counts.T).astype(np.int32)
+    out_u = np.empty(max(n_want, 1), dtype=np.int64)
+    out_v = np.empty(max(n_want, 1), dtype=np.int64)
+    k = K.least_queried(counts, cap, n_want, seed % 1000, out_u, out_v)
+    ru, rv = _least_queried_reference(counts, cap, n_want, seed % 1000)
+    np.testing.assert_array_equal(out_u[:k], ru)
+    np.testing.assert_array_equal(out_v[:k], rv)
