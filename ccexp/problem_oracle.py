@@ -126,6 +126,11 @@ class PairwiseSimilarityOracle:
             return self._query_one(int(u[0]), int(v[0]))
         return self._query_many(u, v)
 
+    def _check_budget(self, k: int) -> None:
+        """Raise RuntimeError when ``k`` more answers would exceed the budget."""
+        if self.budget is not None and self.n_queries + k > self.budget:
+            raise RuntimeError(f"query budget exceeded: {self.n_queries} asked, {k} more requested, budget {self.budget}")
+
     def _query_one(self, a: int, b: int) -> np.ndarray:
         """One edge: the checks, answer and draws of :meth:`_query_many` with Python scalars.
 
@@ -139,8 +144,7 @@ class PairwiseSimilarityOracle:
             raise ValueError(f"items must be in [0, {n})")
         if a == b:
             raise ValueError("an edge needs two distinct items (u == v given)")
-        if self.budget is not None and self.n_queries + 1 > self.budget:
-            raise RuntimeError(f"query budget exceeded: {self.n_queries} asked, 1 more requested, budget {self.budget}")
+        self._check_budget(1)
         answer = 1.0 if self._y[a] == self._y[b] else -1.0
         if self._rng.random() < self.gamma:
             lo, hi = self.noise_range
@@ -156,10 +160,7 @@ class PairwiseSimilarityOracle:
             raise ValueError(f"items must be in [0, {n})")
         if np.any(u == v):
             raise ValueError("an edge needs two distinct items (u == v given)")
-        if self.budget is not None and self.n_queries + u.shape[0] > self.budget:
-            raise RuntimeError(
-                f"query budget exceeded: {self.n_queries} asked, {u.shape[0]} more requested, budget {self.budget}"
-            )
+        self._check_budget(int(u.shape[0]))
         truth = np.where(self._y[u] == self._y[v], 1.0, -1.0)
         noisy = self._rng.random(u.shape[0]) < self.gamma
         k = int(noisy.sum())

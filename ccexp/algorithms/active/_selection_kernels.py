@@ -123,32 +123,37 @@ def _lowest_bit(x):
 
 
 @njit(cache=True)
+def _sign_row(row, out):
+    """Pack ``row[w] >= 0`` into the 64-bit words ``out`` (bit w % 64 of word w // 64); unused bits 0."""
+    n = row.shape[0]
+    full = n // 64
+    # a constant trip count of 64 lets the compiler unroll the packing
+    for j in range(full):
+        word = _ZERO
+        base = j * 64
+        for k in range(64):
+            word |= np.uint64(row[base + k] >= 0.0) << np.uint64(k)
+        out[j] = word
+    if full < out.shape[0]:
+        word = _ZERO
+        base = full * 64
+        for k in range(n - base):
+            word |= np.uint64(row[base + k] >= 0.0) << np.uint64(k)
+        out[full] = word
+
+
+@njit(cache=True)
 def sign_bits(S):
     """Bit w of word row x set when S(x, w) >= 0: the sign pattern of Theorem 1, (N, ceil(N / 64)) uint64.
 
     -0.0 counts as non-negative, as the comparison does; the unused high bits of a row's last
-    word are 0.  One read of S; a bad triangle (u, v, w) then has its w among the set bits of
-    row u XOR row v (S(u, v) >= 0) or row u AND row v (S(u, v) < 0).
+    word are 0.  A bad triangle (u, v, w) has its w among the set bits of row u XOR row v
+    (S(u, v) >= 0) or row u AND row v (S(u, v) < 0).
     """
     n = S.shape[0]
-    n_words = (n + 63) // 64
-    full = n // 64
-    bits = np.zeros((n, n_words), dtype=np.uint64)
+    bits = np.zeros((n, (n + 63) // 64), dtype=np.uint64)
     for x in range(n):
-        row = S[x]
-        # a constant trip count of 64 lets the compiler unroll the packing
-        for j in range(full):
-            word = _ZERO
-            base = j * 64
-            for k in range(64):
-                word |= np.uint64(row[base + k] >= 0.0) << np.uint64(k)
-            bits[x, j] = word
-        if full < n_words:
-            word = _ZERO
-            base = full * 64
-            for k in range(n - base):
-                word |= np.uint64(row[base + k] >= 0.0) << np.uint64(k)
-            bits[x, full] = word
+        _sign_row(S[x], bits[x])
     return bits
 
 
@@ -169,9 +174,9 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
     ``info`` is an (N, N) zero matrix written at ``[a, b]`` with ``a < b``;
     the entries written are listed in ``touched_u/v`` (the caller resets
     them).  Returns ``(n_touched, n_pruned)``: the number of touched entries
-    and of maxexp triangles whose E[Delta_t] was never computed.  O(N^2 / 64 + n_edges N / 64
+    and of maxexp triangles whose E[Delta_t] was never computed.  O(rows used x N + n_edges N / 64
     + bad triangles): the w of a sampled edge's bad triangles come from its two rows of
-    :func:`sign_bits`, 64 at a time, in ascending order as a plain loop over w visits them, so the
+    sign bits (:func:`sign_bits`, packed on first use), 64 at a time, in ascending order as a plain loop over w visits them, so the
     draws of lines 8-9 and the credits are those of that loop (``tests/test_active_speed.py``
     holds the kernel to a plain-Python reference).
 
@@ -192,8 +197,12 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
     np.random.seed(seed)
     n_touched = 0
     n_pruned = 0
-    bits = sign_bits(S)
-    n_words = bits.shape[1]
+    # the sign bits of a row are packed the first time a sampled edge needs it: one read of
+    # the rows in use, so a step with few violating edges does not read all of S
+    n = S.shape[0]
+    n_words = (n + 63) // 64
+    bits = np.zeros((n, n_words), dtype=np.uint64)  # zeros, not empty: no stray w beyond N
+    packed = np.zeros(n, dtype=np.bool_)
     for i in range(n_edges):
         u = eu[i]
         v = ev[i]
@@ -202,6 +211,10 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
         p_uv = s_uv >= 0.0
         row_u = S[u]
         row_v = S[v]
+        for x in (u, v):
+            if not packed[x]:
+                _sign_row(S[x], bits[x])
+                packed[x] = True
         bits_u = bits[u]
         bits_v = bits[v]
         for j in range(n_words):
@@ -236,12 +249,13 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
                 if strategy == MAXMIN:
                     value = lo
                 else:
-                    # the sum of the five costs of Table 1 (c0 + ... + c4 in expected_cost): every
-                    # edge violated by three of them when its weight is positive, by two when negative
-                    total = _five_costs(m0, p_uv) + _five_costs(m1, s_uw >= 0.0) + _five_costs(m2, s_vw >= 0.0)
-                    if strategy == MAXEXP and old > 0.0 and total * (0.2 + _PRUNE_SLACK) < old:
-                        n_pruned += 1
-                        continue  # E[Delta_t] <= the mean of the costs < old: no credit
+                    if strategy == MAXEXP and old > 0.0:
+                        # the sum of the five costs of Table 1 (c0 + ... + c4 in expected_cost): every
+                        # edge violated by three of them when its weight is positive, by two when negative
+                        total = _five_costs(m0, p_uv) + _five_costs(m1, s_uw >= 0.0) + _five_costs(m2, s_vw >= 0.0)
+                        if total * (0.2 + _PRUNE_SLACK) < old:
+                            n_pruned += 1
+                            continue  # E[Delta_t] <= the mean of the costs < old: no credit
                     value = expected_cost(s_uv, s_uw, s_vw, beta)
                 if value > old:
                     if old == 0.0:

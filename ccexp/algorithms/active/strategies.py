@@ -104,8 +104,6 @@ class BatchSelector:
         self._scores = None
         #: |E_violates| of the last maxmin / maxexp step (Figure 6c), else -1
         self.n_violations = -1
-        #: bad triangles of the last maxexp step whose E[Delta_t] was pruned (could not score)
-        self.n_pruned = 0
         self.explored = False
 
     def _seed(self, rng) -> int:
@@ -157,7 +155,7 @@ class BatchSelector:
         size = self.n if self.xi is None else int(np.floor(self.xi * m))
         size = K.sample_prefix(self.viol_u, self.viol_v, m, size, self._seed(rng))
         code = K.MAXMIN if self.strategy == "maxmin" else K.MAXEXP
-        t, self.n_pruned = K.score_bad_triangles(
+        t, _ = K.score_bad_triangles(
             S, self.viol_u, self.viol_v, size, code, self.beta, self._seed(rng),
             self.info, self.touched_u, self.touched_v,
         )
