@@ -425,3 +425,53 @@ def test_least_queried_equals_a_numpy_reference(n, seed, max_count, n_want, cap)
     ru, rv = _least_queried_reference(counts, cap, n_want, seed % 1000)
     np.testing.assert_array_equal(out_u[:k], ru)
     np.testing.assert_array_equal(out_v[:k], rv)
+
+
+# --------------------------------------------------------------------------
+# top-B with ties (Section 3.5): the cut by a heap, as numpy's introselect gives it
+# --------------------------------------------------------------------------
+def _top_b_partition(scores, n_want, rng):
+    """top_b_with_ties as it was: the cut by np.partition."""
+    m = scores.shape[0]
+    if n_want >= m:
+        return np.arange(m)
+    if n_want <= 0:
+        return np.empty(0, dtype=np.int64)
+    thr = np.partition(scores, m - n_want)[m - n_want]
+    above = np.flatnonzero(scores > thr)
+    tied = np.flatnonzero(scores == thr)
+    return np.concatenate([above, rng.choice(tied, size=n_want - above.shape[0], replace=False)])
+
+
+_SCORE_VALUES = st.sampled_from([0.0, -0.0, 0.1, -0.1, 0.25, 1.0, 1.5, -2.0, 3e-300, 7.0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_SCORE_VALUES, st.floats(-5, 5)), min_size=1, max_size=300), st.data())
+def test_kth_largest_is_numpys_order_statistic(values, data):
+    x = np.array(values, dtype=np.float64)
+    k = data.draw(st.integers(1, x.shape[0]))
+    m = x.shape[0]
+    assert K.kth_largest(x, k) == np.partition(x, m - k)[m - k]
+    # and is the k-th of the sorted values, counted from the top
+    assert K.kth_largest(x, k) == np.sort(x)[::-1][k - 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_SCORE_VALUES, min_size=1, max_size=400), st.integers(-1, 420), st.integers(0, 2**31 - 1))
+def test_top_b_with_ties_is_bitwise_the_partition_one(values, n_want, seed):
+    # same indices in the same order, and the generator left in the same state (the tie draw)
+    from ccexp.algorithms.active.strategies import top_b_with_ties
+
+    scores = np.array(values, dtype=np.float64)
+    rng_a, rng_b = np.random.default_rng(seed), np.random.default_rng(seed)
+    got = top_b_with_ties(scores, n_want, rng_a)
+    want = _top_b_partition(scores, n_want, rng_b)
+    np.testing.assert_array_equal(got, want)
+    assert rng_a.random() == rng_b.random()
+
+
+def test_kth_largest_on_a_hand_checked_case():
+    x = np.array([0.5, 2.0, -1.0, 2.0, 0.0, -0.0, 3.0])
+    # from the top: 3.0, 2.0, 2.0, 0.5, 0.0, -0.0, -1.0
+    assert [K.kth_largest(x, k) for k in range(1, 8)] == [3.0, 2.0, 2.0, 0.5, 0.0, 0.0, -1.0]

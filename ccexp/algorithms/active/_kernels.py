@@ -31,6 +31,7 @@ from ._selection_kernels import (
     apply_answers,
     eligible_magnitudes,
     least_magnitude_cut,
+    kth_largest,
     split_at_magnitude,
 )
 
@@ -42,6 +43,7 @@ __all__ = [
     "eligible_magnitudes",
     "expected_cost",
     "fill_random",
+    "kth_largest",
     "least_magnitude_cut",
     "least_queried",
     "local_search_run",

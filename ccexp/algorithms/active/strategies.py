@@ -64,14 +64,16 @@ def expected_triangle_cost(s_uv, s_uw, s_vw, beta=1.0):
 def top_b_with_ties(scores, n_want, rng):
     """Indices of the ``n_want`` largest ``scores``, ties at the cut drawn at random.
 
-    O(len(scores)) via ``np.partition``; returns fewer when there are fewer scores.
+    The cut is the ``n_want``-th largest score (``K.kth_largest``, the value
+    of ``np.partition(scores, m - n_want)[m - n_want]``); returns fewer when
+    there are fewer scores.
     """
     m = scores.shape[0]
     if n_want >= m:
         return np.arange(m)
     if n_want <= 0:
         return np.empty(0, dtype=np.int64)
-    thr = np.partition(scores, m - n_want)[m - n_want]  # the n_want-th largest
+    thr = K.kth_largest(scores, n_want)
     above = np.flatnonzero(scores > thr)
     tied = np.flatnonzero(scores == thr)
     return np.concatenate([above, rng.choice(tied, size=n_want - above.shape[0], replace=False)])
