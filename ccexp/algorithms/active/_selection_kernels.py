@@ -510,8 +510,9 @@ def least_magnitude_cut(S, counts, cap, n_want):
             if counts[u, v] >= cap:
                 continue
             m += 1
-            if n_want > 0:
-                h = _offer_smallest(heap, h, abs(S[u, v]))
+            x = abs(S[u, v])
+            if h < n_want or (n_want > 0 and x < heap[0]):
+                h = _offer_smallest(heap, h, x)
     return (heap[0] if h > 0 else 0.0), m
 
 
@@ -529,7 +530,9 @@ def kth_largest(scores, k):
     h = 0
     for i in range(scores.shape[0]):
         # the k largest of x are the negated k smallest of -x (negation is exact)
-        h = _offer_smallest(heap, h, -scores[i])
+        x = -scores[i]
+        if h < k or x < heap[0]:
+            h = _offer_smallest(heap, h, x)
     return -heap[0]
 
 
