@@ -475,3 +475,9 @@ def test_kth_largest_on_a_hand_checked_case():
     x = np.array([0.5, 2.0, -1.0, 2.0, 0.0, -0.0, 3.0])
     # from the top: 3.0, 2.0, 2.0, 0.5, 0.0, -0.0, -1.0
     assert [K.kth_largest(x, k) for k in range(1, 8)] == [3.0, 2.0, 2.0, 0.5, 0.0, 0.0, -1.0]
+
+
+@pytest.mark.parametrize("k", [0, -1, 4])
+def test_kth_largest_refuses_a_k_outside_the_scores(k):
+    with pytest.raises(ValueError, match="k must be in"):
+        K.kth_largest(np.array([1.0, 2.0, 3.0]), k)
