@@ -453,11 +453,12 @@ def eligible_magnitudes(S, counts, cap, out_vals, out_u, out_v):
 
 @njit(cache=True)
 def _offer_smallest(heap, h, x):
-    """Offer ``x`` to the max-heap ``heap[0:h]`` of the ``len(heap)`` smallest values seen; returns the new ``h``.
+    """Put ``x`` into the max-heap ``heap[0:h]`` of the ``len(heap)`` smallest values seen; returns the new ``h``.
 
-    While the heap has room ``x`` enters; once full, ``x`` replaces the
-    largest kept value when it is smaller.  ``heap[0]`` is then the
-    ``len(heap)``-th smallest value offered so far.
+    The caller offers only what enters: any ``x`` while the heap has room,
+    once it is full only ``x < heap[0]`` (tested inline in the hot loop, where
+    numba does not inline this function); ``x`` then replaces the largest kept
+    value.  ``heap[0]`` is the ``len(heap)``-th smallest value offered so far.
     """
     if h < heap.shape[0]:
         # sift up
@@ -471,7 +472,7 @@ def _offer_smallest(heap, h, x):
                 i = p
             else:
                 break
-    elif x < heap[0]:
+    else:
         # replace the largest of the kept values, sift down
         heap[0] = x
         i = 0
