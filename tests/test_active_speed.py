@@ -54,6 +54,34 @@ def test_least_magnitude_cut_is_the_order_statistic(n, seed, n_levels, n_want):
         assert thr == np.partition(vals, n_want - 1)[n_want - 1]
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 40), st.integers(0, 2**31 - 1), st.integers(1, 6), st.sampled_from([1, 2, 3, 4]),
+       st.data())
+def test_count_and_pick_at_magnitude_equal_the_listed_edges(n, seed, n_levels, cap, data):
+    # the edges below and at a cut, counted per row and looked up by rank, against numpy's lists
+    S, counts = _state(n, seed, n_levels)
+    iu, iv = np.triu_indices(n, 1)
+    ok = counts[iu, iv] < cap
+    iu, iv = iu[ok], iv[ok]
+    mag = np.abs(S[iu, iv])
+    thr = data.draw(st.sampled_from(sorted(set(mag.tolist()) | {0.0, 0.15, 2.0})))
+    below, tied = mag < thr, mag == thr
+    row_below = np.full(n, -1, dtype=np.int64)
+    row_tied = np.full(n, -1, dtype=np.int64)
+    nb, nt = K.count_at_magnitude(S, counts, cap, thr, row_below, row_tied)
+    assert (nb, nt) == (below.sum(), tied.sum())
+    np.testing.assert_array_equal(row_below, np.bincount(iu[below], minlength=n))
+    np.testing.assert_array_equal(row_tied, np.bincount(iu[tied], minlength=n))
+    ranks = np.array(sorted(data.draw(st.sets(st.integers(0, max(nt - 1, 0)), max_size=nt))), dtype=np.int64)
+    bu, bv = np.full(nb, -1, dtype=np.int64), np.full(nb, -1, dtype=np.int64)
+    tu, tv = np.full(len(ranks), -1, dtype=np.int64), np.full(len(ranks), -1, dtype=np.int64)
+    assert K.pick_at_magnitude(S, counts, cap, thr, row_below, row_tied, ranks, bu, bv, tu, tv) == (nb, len(ranks))
+    np.testing.assert_array_equal(bu, iu[below])
+    np.testing.assert_array_equal(bv, iv[below])
+    np.testing.assert_array_equal(tu, iu[tied][ranks])
+    np.testing.assert_array_equal(tv, iv[tied][ranks])
+
+
 def test_least_magnitude_cut_by_hand():
     S = np.array([[0, -0.5, 0.1, 0.3], [-0.5, 0, 0.1, -0.2], [0.1, 0.1, 0, 1.0], [0.3, -0.2, 1.0, 0]])
     counts = np.zeros((4, 4), dtype=np.int32)
@@ -419,12 +447,52 @@ def test_least_queried_equals_a_numpy_reference(n, seed, max_count, n_want, cap)
     rng = np.random.default_rng(seed)
     counts = np.triu(rng.integers(0, max_count + 1, size=(n, n)), 1)
     counts = (counts + counts.T).astype(np.int32)
-    out_u = np.empty(max(n_want, 1), dtype=np.int64)
-    out_v = np.empty(max(n_want, 1), dtype=np.int64)
-    k = K.least_queried(counts, cap, n_want, seed % 1000, out_u, out_v)
     ru, rv = _least_queried_reference(counts, cap, n_want, seed % 1000)
+    for kernel in (K.least_queried, K.least_queried_plain):
+        out_u = np.empty(max(n_want, 1), dtype=np.int64)
+        out_v = np.empty(max(n_want, 1), dtype=np.int64)
+        k = kernel(counts, cap, n_want, seed % 1000, out_u, out_v)
+        np.testing.assert_array_equal(out_u[:k], ru)
+        np.testing.assert_array_equal(out_v[:k], rv)
+
+
+@pytest.mark.parametrize("spread", [1, 2])
+@pytest.mark.parametrize("n_want", [1, 137, 2_000])
+def test_least_queried_on_a_frequency_run_state(spread, n_want):
+    # the strategy's own states at a realistic size: counts within one or two of each other, a cap
+    # that excludes some edges, so the fast kernel skips rows and stops rows early
+    rng = np.random.default_rng(n_want + spread)
+    n = 300
+    counts = np.triu(1 + rng.integers(0, spread + 1, size=(n, n)), 1)
+    counts[rng.random((n, n)) < 0.02] = 4
+    counts = np.triu(counts, 1)
+    counts = (counts + counts.T).astype(np.int32)
+    ru, rv = _least_queried_reference(counts, 4, n_want, 7)
+    out_u = np.empty(n_want, dtype=np.int64)
+    out_v = np.empty(n_want, dtype=np.int64)
+    k = K.least_queried(counts, 4, n_want, 7, out_u, out_v)
+    assert k == n_want
     np.testing.assert_array_equal(out_u[:k], ru)
     np.testing.assert_array_equal(out_v[:k], rv)
+
+
+def test_least_queried_by_hand():
+    # 4 items, counts of the 6 edges (0,1)=2 (0,2)=0 (0,3)=1 (1,2)=3 (1,3)=0 (2,3)=1, cap 3
+    c = np.zeros((4, 4), dtype=np.int32)
+    for (a, b), x in {(0, 1): 2, (0, 2): 0, (0, 3): 1, (1, 2): 3, (1, 3): 0, (2, 3): 1}.items():
+        c[a, b] = c[b, a] = x
+    out_u = np.empty(6, dtype=np.int64)
+    out_v = np.empty(6, dtype=np.int64)
+    # two zero-count edges and the two 1s: four wanted takes exactly those, in row-major order
+    k = K.least_queried(c, 3, 4, 0, out_u, out_v)
+    assert list(zip(out_u[:k], out_v[:k])) == [(0, 2), (0, 3), (1, 3), (2, 3)]
+    # (1, 2) is capped: six wanted gives the five eligible edges
+    k = K.least_queried(c, 3, 6, 0, out_u, out_v)
+    assert list(zip(out_u[:k], out_v[:k])) == [(0, 1), (0, 2), (0, 3), (1, 3), (2, 3)]
+    # three wanted: both zeros and one of the two 1s
+    k = K.least_queried(c, 3, 3, 0, out_u, out_v)
+    got = list(zip(out_u[:k], out_v[:k]))
+    assert k == 3 and (0, 2) in got and (1, 3) in got and len({(0, 3), (2, 3)} & set(got)) == 1
 
 
 # --------------------------------------------------------------------------

@@ -359,7 +359,110 @@ def fill_random(n, counts, cap, mark, out_u, out_v, n_have, n_want, seed):
 def least_queried(counts, cap, n_want, seed, out_u, out_v):
     """The ``n_want`` edges u < v with the fewest queries (Eq. 9), random among ties.
 
-    Edges with ``counts >= cap`` are excluded.  O(N^2).  Returns the batch length.
+    Edges with ``counts >= cap`` are excluded.  Returns the batch length.
+    The same edges, in the same row-major order and from the same draws as
+    :func:`least_queried_plain` (a histogram, then one pass that keeps the
+    tied edges drawn by rank), with less work: every pass over the upper
+    triangle only compares and counts, the threshold count is found from 0
+    up, one pass per distinct count up to it (one or two for the frequency
+    strategy, whose counts differ by at most one), and the last pass reads
+    only the rows holding an edge of the batch, each up to its last one.
+    O(N^2) per distinct count.
+    """
+    np.random.seed(seed)
+    n = counts.shape[0]
+    if n_want <= 0:
+        return 0
+    # the threshold count, from 0 up: per row, the eligible edges below it (row_below) and at it
+    # (row_tied); the first pass also counts the eligible edges (m)
+    row_below = np.zeros(n, dtype=np.int64)
+    row_tied = np.zeros(n, dtype=np.int64)
+    m = -1  # not counted yet
+    below = 0
+    thr = 0
+    while True:
+        n_tie = 0
+        e_total = 0
+        nxt = cap  # the least count above thr (below the cap while below + n_tie < min(n_want, m))
+        for u in range(n):
+            row = counts[u]
+            t = 0
+            e = 0
+            for v in range(u + 1, n):
+                c = row[v]
+                t += c == thr
+                e += c < cap
+                nxt = min(nxt, c if c > thr else cap)
+            row_tied[u] = t
+            n_tie += t
+            e_total += e
+        if m < 0:
+            m = e_total
+            if m <= n_want:
+                break
+        if below + n_tie >= n_want:
+            break
+        below += n_tie
+        for u in range(n):
+            row_below[u] += row_tied[u]
+        thr = nxt
+    k = 0
+    if m <= n_want:
+        # every eligible edge (the plain kernel's threshold above all counts)
+        for u in range(n):
+            row = counts[u]
+            for v in range(u + 1, n):
+                if row[v] < cap:
+                    out_u[k] = u
+                    out_v[k] = v
+                    k += 1
+        return k
+    # exact draw of which tied edges to keep (the plain kernel's partial Fisher-Yates over ranks)
+    need = n_want - below
+    idx = np.arange(n_tie)
+    for i in range(need):
+        j = np.random.randint(i, n_tie)
+        idx[i], idx[j] = idx[j], idx[i]
+    chosen = np.sort(idx[:need])
+    # the batch in row-major order: the rows with an edge below thr or a chosen tie
+    p = 0  # next chosen rank
+    base = 0  # rank of the first tie of row u
+    for u in range(n):
+        nb = row_below[u]
+        nt = row_tied[u]
+        if nb == 0 and (p >= need or chosen[p] >= base + nt):
+            base += nt
+            continue
+        row = counts[u]
+        r = base
+        for v in range(u + 1, n):
+            c = row[v]
+            if c < thr:
+                out_u[k] = u
+                out_v[k] = v
+                k += 1
+                nb -= 1
+            elif c == thr:
+                if p < need and chosen[p] == r:
+                    out_u[k] = u
+                    out_v[k] = v
+                    k += 1
+                    p += 1
+                r += 1
+            else:
+                continue
+            if nb == 0 and (p >= need or chosen[p] >= base + nt):
+                break
+        base += nt
+    return k
+
+
+@njit(cache=True)
+def least_queried_plain(counts, cap, n_want, seed, out_u, out_v):
+    """The reference of :func:`least_queried` (same edges, order and draws; ``tests/test_active_speed.py``).
+
+    A histogram of the eligible counts, the threshold, a partial Fisher-Yates
+    over the ranks of the tied edges, one pass keeping the drawn ones.  O(N^2).
     """
     np.random.seed(seed)
     n = counts.shape[0]
@@ -540,25 +643,77 @@ def kth_largest(scores, k):
 
 
 @njit(cache=True)
-def split_at_magnitude(S, counts, cap, thr, below_u, below_v, tied_u, tied_v):
-    """Eligible edges with |S| < ``thr`` and with |S| == ``thr``, each in row-major order of (u, v).
+def count_at_magnitude(S, counts, cap, thr, row_below, row_tied):
+    """Per row u, the eligible edges (u, v > u) with |S| < ``thr`` and with |S| == ``thr``.
 
-    Returns ``(n_below, n_tied)``; the buffers need room for the eligible edges.
+    Fills ``row_below`` and ``row_tied`` (int64, N) and returns their totals
+    ``(n_below, n_tied)``.  Counts only (no lists), for :func:`pick_at_magnitude`.
     """
     n = S.shape[0]
     nb = 0
     nt = 0
     for u in range(n):
+        row = S[u]
+        crow = counts[u]
+        b = 0
+        t = 0
         for v in range(u + 1, n):
-            if counts[u, v] >= cap:
-                continue
-            x = abs(S[u, v])
-            if x < thr:
-                below_u[nb] = u
-                below_v[nb] = v
-                nb += 1
-            elif x == thr:
-                tied_u[nt] = u
-                tied_v[nt] = v
-                nt += 1
+            ok = crow[v] < cap
+            x = abs(row[v])
+            b += ok & (x < thr)
+            t += ok & (x == thr)
+        row_below[u] = b
+        row_tied[u] = t
+        nb += b
+        nt += t
     return nb, nt
+
+
+@njit(cache=True)
+def pick_at_magnitude(S, counts, cap, thr, row_below, row_tied, ranks, below_u, below_v, tied_u, tied_v):
+    """The eligible edges with |S| < ``thr`` and those with |S| == ``thr`` at the given ranks.
+
+    With ``row_below`` / ``row_tied`` from :func:`count_at_magnitude` and
+    ``ranks`` sorted ascending (ranks among the tied edges in row-major order
+    of (u, v)), writes the edges below the cut in row-major order to
+    ``below_u/v`` and the tied edge of rank ``ranks[i]`` to ``tied_u/v[i]``,
+    without listing the other tied edges (at |S| = 0.1, sigma_0's magnitude,
+    every edge never asked ties: 280k-475k of them per step at N = 1000).
+    Reads only the rows holding such an edge, each up to its last one.
+    Returns ``(n_below, n_found)``.
+    """
+    n = S.shape[0]
+    n_ranks = ranks.shape[0]
+    kb = 0
+    p = 0  # next rank to find
+    base = 0  # rank of the first tied edge of row u
+    for u in range(n):
+        nb = row_below[u]
+        nt = row_tied[u]
+        if nb == 0 and (p >= n_ranks or ranks[p] >= base + nt):
+            base += nt
+            continue
+        row = S[u]
+        crow = counts[u]
+        r = base
+        for v in range(u + 1, n):
+            if crow[v] >= cap:
+                continue
+            x = abs(row[v])
+            if x < thr:
+                below_u[kb] = u
+                below_v[kb] = v
+                kb += 1
+                nb -= 1
+            elif x == thr:
+                if p < n_ranks and ranks[p] == r:
+                    tied_u[p] = u
+                    tied_v[p] = v
+                    p += 1
+                r += 1
+            else:
+                continue
+            if nb == 0 and (p >= n_ranks or ranks[p] >= base + nt):
+                break
+        base += nt
+    return kb, p

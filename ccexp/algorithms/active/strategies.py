@@ -130,17 +130,27 @@ class BatchSelector:
         The same edges, in the same order and with the same draws from
         ``rng`` as :meth:`_uncertainty_reference` (``top_b_with_ties`` over
         all |E| magnitudes), without materialising and partitioning them:
-        a heap finds the cut, one more pass lists the edges below and at it.
+        a heap finds the cut, a counting pass gives the number of edges
+        below and at it per row, and only the tied edges drawn are looked up
+        (by their rank in row-major order), not listed.
         """
         thr, m = K.least_magnitude_cut(S, counts, self.cap, n_want)
         if n_want <= 0 or n_want >= m:
             return self._uncertainty_reference(S, counts, n_want, rng)
-        nb, nt = K.split_at_magnitude(S, counts, self.cap, thr, self.viol_u, self.viol_v,
-                                      self.touched_u, self.touched_v)
+        row_below = np.empty(self.n, dtype=np.int64)
+        row_tied = np.empty(self.n, dtype=np.int64)
+        nb, nt = K.count_at_magnitude(S, counts, self.cap, thr, row_below, row_tied)
         # as top_b_with_ties: all below the cut, then a draw without replacement among the ties
-        idx = rng.choice(np.arange(nt), size=n_want - nb, replace=False)
-        bu = np.concatenate([self.viol_u[:nb], self.touched_u[idx]])
-        bv = np.concatenate([self.viol_v[:nb], self.touched_v[idx]])
+        # (rng.choice(nt) draws as rng.choice(np.arange(nt)) does and returns the same ranks)
+        idx = rng.choice(nt, size=n_want - nb, replace=False)
+        order = np.argsort(idx)
+        bu = np.empty(n_want, dtype=np.int64)
+        bv = np.empty(n_want, dtype=np.int64)
+        tu = np.empty(n_want - nb, dtype=np.int64)
+        tv = np.empty(n_want - nb, dtype=np.int64)
+        K.pick_at_magnitude(S, counts, self.cap, thr, row_below, row_tied, idx[order], bu, bv, tu, tv)
+        bu[nb + order] = tu
+        bv[nb + order] = tv
         return bu, bv
 
     def _uncertainty_reference(self, S, counts, n_want, rng):
