@@ -172,7 +172,7 @@ def test_local_search_by_sums_is_bitwise_the_plain_kernel(n, seed, kind, k_share
 def _plain_restarts(monkeypatch):
     from ccexp.algorithms.active import local_search as LS
 
-    def plain(S, ST, labels, seed, eta, max_passes, M):
+    def plain(S, ST, labels, seed, eta, max_passes, M, smax):
         return K.local_search_run_plain(S, labels, seed, eta, max_passes)
 
     monkeypatch.setattr(LS.K, "local_search_sums", plain)

@@ -77,7 +77,7 @@ def plain_kernel():
     """Algorithm 2 by ``local_search_run_plain`` (the row sweep per visit) inside the block."""
     fast = K.local_search_sums
 
-    def plain(S, ST, labels, seed, eta, max_passes, M):
+    def plain(S, ST, labels, seed, eta, max_passes, M, smax):
         return K.local_search_run_plain(S, labels, seed, eta, max_passes)
 
     K.local_search_sums = plain

@@ -9,6 +9,7 @@ integer label arrays.
 
 from ...cc.labels import relabel_first_appearance
 from ._local_search_kernels import (
+    abs_max,
     max_correlation_plain,
     max_correlation,
     local_search_run,
@@ -38,6 +39,7 @@ from ._selection_kernels import (
 )
 
 __all__ = [
+    "abs_max",
     "MAXEXP",
     "MAXEXP_UNPRUNED",
     "MAXMIN",

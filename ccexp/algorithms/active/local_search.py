@@ -54,6 +54,7 @@ def _local_search(S, k, n_restarts, eta, max_passes, rng, ST=None):
     n = S.shape[0]
     ST = S if ST is None else ST
     M = np.empty_like(S)  # the kernel's per-cluster sums, shared by the restarts
+    smax = K.abs_max(S)  # max |S|, the same for every restart (S^T holds the same values)
     k = min(k, n)  # line 2
     best_labels = np.zeros(n, dtype=np.int64)  # line 4: {z}
     best = -np.inf
@@ -61,7 +62,7 @@ def _local_search(S, k, n_restarts, eta, max_passes, rng, ST=None):
     for _ in range(n_restarts):  # line 5
         seeds = rng.integers(0, 2**31 - 1, size=2)
         labels = K.random_labels(n, k, int(seeds[0]))  # lines 6-7
-        delta, n_passes = K.local_search_sums(S, ST, labels, int(seeds[1]), eta, max_passes, M)
+        delta, n_passes = K.local_search_sums(S, ST, labels, int(seeds[1]), eta, max_passes, M, smax)
         passes.append(int(n_passes))
         if delta > best:  # lines 30-33
             best, best_labels = delta, labels
