@@ -360,9 +360,9 @@ def test_presets_reach_the_local_search(monkeypatch, preset, first_k, restarts, 
     calls = []
     real = E._local_search
 
-    def spy(S, k, n_restarts, eta, max_passes, rng):
+    def spy(S, k, n_restarts, eta, max_passes, rng, **kw):
         calls.append((k, n_restarts, max_passes))
-        return real(S, k, n_restarts, eta, max_passes, rng)
+        return real(S, k, n_restarts, eta, max_passes, rng, **kw)
 
     monkeypatch.setattr(E, "_local_search", spy)
     y = np.repeat(np.arange(4), 6)

@@ -169,6 +169,31 @@ def test_local_search_by_sums_is_bitwise_the_plain_kernel(n, seed, kind, k_share
     assert (d1, p1) == (d0, p0)  # the incremental objective: same floats, same stopping
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 60), st.integers(0, 2**31 - 1), st.sampled_from(KINDS), st.floats(0.0, 1.0),
+       st.floats(1.0, 16.0))
+def test_local_search_by_sums_with_a_looser_max_is_bitwise_the_plain_kernel(n, seed, kind, k_share, factor):
+    # the active loop passes a running maximum of |S|, not max |S| itself: any upper bound only
+    # loosens the rounding bounds, so the candidates still hold every maximiser and the run is the same
+    S = _similarities(n, seed, kind)
+    k = max(1, int(round(k_share * n)))
+    start = K.random_labels(n, k, seed)
+    plain, fast = start.copy(), start.copy()
+    d0, p0 = K.local_search_run_plain(S, plain, seed + 1, 2.0**-52, 1000)
+    smax = K.abs_max(S) * factor
+    d1, p1 = K.local_search_sums(S, S, fast, seed + 1, 2.0**-52, 1000, np.empty((n, n)), smax)
+    np.testing.assert_array_equal(fast, plain)
+    assert (d1, p1) == (d0, p0)
+
+
+def test_abs_max_is_numpys():
+    rng = np.random.default_rng(0)
+    for n in (1, 3, 4, 5, 67):
+        S = rng.normal(size=(n, n))
+        S[-1, -1] = -7.5  # the extreme in the last row's tail, negative
+        assert K.abs_max(S) == np.abs(S).max() == 7.5
+
+
 def _plain_restarts(monkeypatch):
     from ccexp.algorithms.active import local_search as LS
 

@@ -304,11 +304,14 @@ class ActiveCorrelationClustering(ProblemEstimator):
         n_queries = 0
         # k = |z| in the first iteration (paper), or sigma_0's clusters (authors' code); then |C^i|
         k = n if p["first_k"] == "n" else int(init_labels.max()) + 1  # their K_dyn = max label + 1
+        # an upper bound on max |S| for the local search's rounding bounds: the running maximum
+        # of what S has held (any bound gives the same clustering; this one saves a read of S)
+        smax = K.abs_max(S)
         self.status_ = "ok"
         self.stop_reason_ = "budget"
         while True:
             t0 = time.perf_counter()
-            labels, objective, _ = _local_search(S, k, n_restarts, eta, max_passes, rng)  # line 5
+            labels, objective, _ = _local_search(S, k, n_restarts, eta, max_passes, rng, smax=smax)  # line 5
             t_cluster = time.perf_counter() - t0
             timings["cluster"] += t_cluster
             k = int(labels.max()) + 1
@@ -333,6 +336,7 @@ class ActiveCorrelationClustering(ProblemEstimator):
             t0 = time.perf_counter()
             answers = np.asarray(oracle.query(bu, bv), dtype=np.float64)  # line 8
             K.apply_answers(total, counts, S, bu, bv, answers)  # lines 9-10
+            smax = max(smax, float(np.abs(S[bu, bv]).max()))
             timings["query"] += time.perf_counter() - t0
             n_queries += int(bu.shape[0])
         self.labels_ = labels

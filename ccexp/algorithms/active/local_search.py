@@ -45,16 +45,21 @@ def max_correlation_objective(S, labels) -> float:
     return float(K.max_correlation_plain(S, labels))  # the reference loop (the fast one is checked against it)
 
 
-def _local_search(S, k, n_restarts, eta, max_passes, rng, ST=None):
+def _local_search(S, k, n_restarts, eta, max_passes, rng, ST=None, smax=None):
     """Algorithm 2 on a validated matrix; returns (labels, objective, passes per restart).
 
     ``ST`` is the C-contiguous transpose of ``S``; None when ``S`` is exactly
     symmetric (the active loop's matrix is: both triangles are set together).
+    ``smax`` is an upper bound on max |S| (None: computed here).  The kernel's
+    rounding bounds grow with it, so any bound keeps the run bitwise the same
+    (a looser one only lets fewer visits skip the exact sums); the active
+    loop passes the running maximum of what it has written into ``S``.
     """
     n = S.shape[0]
     ST = S if ST is None else ST
     M = np.empty_like(S)  # the kernel's per-cluster sums, shared by the restarts
-    smax = K.abs_max(S)  # max |S|, the same for every restart (S^T holds the same values)
+    if smax is None:
+        smax = K.abs_max(S)  # max |S|, the same for every restart (S^T holds the same values)
     k = min(k, n)  # line 2
     best_labels = np.zeros(n, dtype=np.int64)  # line 4: {z}
     best = -np.inf
