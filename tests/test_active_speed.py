@@ -42,6 +42,56 @@ def test_uncertainty_selection_equals_the_plain_one(n, seed, n_levels, n_want, c
     assert r1.integers(0, 2**62) == r2.integers(0, 2**62)
 
 
+@pytest.mark.parametrize("n", [70, 203])
+def test_uncertainty_selection_step_after_step_equals_the_plain_one(n):
+    # one selector over a run: the cut of the previous step is the next one's guess (a hit while
+    # sigma_0's magnitude is at the cut, a miss when answers move it), rows longer than a block
+    rng = np.random.default_rng(n)
+    S = np.triu(rng.choice([-0.1, 0.1], size=(n, n)), 1)
+    S = S + S.T
+    counts = np.zeros((n, n), dtype=np.int32)
+    fast = BatchSelector(n, "uncertainty", 1.0, 0.0, 3, None, "uniform")
+    plain = BatchSelector(n, "uncertainty", 1.0, 0.0, 3, None, "uniform")
+    r1, r2 = np.random.default_rng(1), np.random.default_rng(1)
+    hits = 0
+    for step in range(40):
+        guess = fast._last_cut
+        bu, bv = fast.select(S, None, counts, 97, r1)
+        pu, pv = plain._uncertainty_reference(S, counts, 97, r2)
+        np.testing.assert_array_equal(bu, pu)
+        np.testing.assert_array_equal(bv, pv)
+        hits += fast._last_cut == guess
+        # answers: the mean moves away from 0.1, sometimes below it (a new cut), or to exactly 0.1
+        ans = rng.choice([-1.0, -0.3, 0.1, 0.2, 1.0], size=bu.shape[0])
+        counts[bu, bv] += 1
+        counts[bv, bu] = counts[bu, bv]
+        S[bu, bv] = (S[bu, bv] + ans) / 2
+        S[bv, bu] = S[bu, bv]
+    assert r1.integers(0, 2**62) == r2.integers(0, 2**62)
+    assert 0 < hits < 40  # both paths taken
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pick_at_magnitude_by_blocks_on_long_rows(seed):
+    # rows of 300 items: the look-ups skip whole blocks of 64; every rank, a few, and the last ones
+    rng = np.random.default_rng(seed)
+    n = 300
+    S, counts = _state(n, seed, 3)
+    thr = float(np.sort(np.abs(S[np.triu_indices(n, 1)]))[2000])
+    iu, iv = np.triu_indices(n, 1)
+    ok = counts[iu, iv] < 3
+    iu, iv, mag = iu[ok], iv[ok], np.abs(S[iu[ok], iv[ok]])
+    below, tied = mag < thr, mag == thr
+    row_below, row_tied = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    nb, nt = K.count_at_magnitude(S, counts, 3, thr, row_below, row_tied)
+    for ranks in (np.arange(nt), np.sort(rng.choice(nt, size=50, replace=False)), np.arange(nt - 5, nt)):
+        bu, bv = np.empty(nb, dtype=np.int64), np.empty(nb, dtype=np.int64)
+        tu, tv = np.empty(len(ranks), dtype=np.int64), np.empty(len(ranks), dtype=np.int64)
+        K.pick_at_magnitude(S, counts, 3, thr, row_below, row_tied, ranks, bu, bv, tu, tv)
+        np.testing.assert_array_equal(np.c_[bu, bv], np.c_[iu[below], iv[below]])
+        np.testing.assert_array_equal(np.c_[tu, tv], np.c_[iu[tied][ranks], iv[tied][ranks]])
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.integers(2, 30), st.integers(0, 2**31 - 1), st.integers(1, 6), st.integers(1, 500))
 def test_least_magnitude_cut_is_the_order_statistic(n, seed, n_levels, n_want):

@@ -355,6 +355,10 @@ def fill_random(n, counts, cap, mark, out_u, out_v, n_have, n_want, seed):
     return k
 
 
+#: the block that the rank look-ups count at once (a constant trip count lets the count vectorise)
+_BLOCK = 64
+
+
 @njit(cache=True)
 def least_queried(counts, cap, n_want, seed, out_u, out_v):
     """The ``n_want`` edges u < v with the fewest queries (Eq. 9), random among ties.
@@ -366,8 +370,9 @@ def least_queried(counts, cap, n_want, seed, out_u, out_v):
     triangle only compares and counts, the threshold count is found from 0
     up, one pass per distinct count up to it (one or two for the frequency
     strategy, whose counts differ by at most one), and the last pass reads
-    only the rows holding an edge of the batch, each up to its last one.
-    O(N^2) per distinct count.
+    only the rows holding an edge of the batch, each up to its last one, and
+    jumps to a drawn tie by blocks of ``_BLOCK`` counted at once.  O(N^2) per
+    distinct count.
     """
     np.random.seed(seed)
     n = counts.shape[0]
@@ -435,6 +440,32 @@ def least_queried(counts, cap, n_want, seed, out_u, out_v):
             continue
         row = counts[u]
         r = base
+        if nb == 0:
+            # drawn ties only (almost every row): jump to each by blocks of _BLOCK counted at once
+            v = u + 1
+            while p < need and chosen[p] < base + nt:
+                target = chosen[p]
+                while v + _BLOCK <= n:
+                    t = 0
+                    for j in range(_BLOCK):
+                        t += row[v + j] == thr
+                    if r + t > target:
+                        break
+                    r += t
+                    v += _BLOCK
+                while True:  # the target is in this row, at or after v
+                    if row[v] == thr:
+                        r += 1
+                        if r - 1 == target:
+                            out_u[k] = u
+                            out_v[k] = v
+                            k += 1
+                            p += 1
+                            v += 1
+                            break
+                    v += 1
+            base += nt
+            continue
         for v in range(u + 1, n):
             c = row[v]
             if c < thr:
@@ -606,18 +637,47 @@ def least_magnitude_cut(S, counts, cap, n_want):
     (Eq. 8) used over a materialised array of all |E| magnitudes.
     """
     n = S.shape[0]
+    thr, m, _, _ = least_magnitude_cut_and_count(S, counts, cap, n_want, np.nan, np.empty(n, dtype=np.int64),
+                                                 np.empty(n, dtype=np.int64))
+    return thr, m
+
+
+@njit(cache=True)
+def least_magnitude_cut_and_count(S, counts, cap, n_want, guess, row_below, row_tied):
+    """:func:`least_magnitude_cut` and, in the same pass, :func:`count_at_magnitude` at ``guess``.
+
+    Returns ``(threshold, m, n_below, n_tied)``, the last two (and
+    ``row_below`` / ``row_tied``) counted at ``guess``: they are the cut's
+    when the threshold equals the guess.  The uncertainty strategy guesses
+    the previous step's cut, which holds while unasked edges (|S| = lambda,
+    sigma_0's magnitude) remain at the cut, and saves a pass over S.
+    NaN guesses nothing (every count 0).
+    """
+    n = S.shape[0]
     heap = np.empty(max(n_want, 1), dtype=np.float64)
     h = 0
     m = 0
+    nb = 0
+    nt = 0
     for u in range(n):
+        row = S[u]
+        crow = counts[u]
+        b = 0
+        t = 0
         for v in range(u + 1, n):
-            if counts[u, v] >= cap:
+            if crow[v] >= cap:
                 continue
             m += 1
-            x = abs(S[u, v])
+            x = abs(row[v])
+            b += x < guess
+            t += x == guess
             if h < n_want or (n_want > 0 and x < heap[0]):
                 h = _offer_smallest(heap, h, x)
-    return (heap[0] if h > 0 else 0.0), m
+        row_below[u] = b
+        row_tied[u] = t
+        nb += b
+        nt += t
+    return (heap[0] if h > 0 else 0.0), m, nb, nt
 
 
 @njit(cache=True)
@@ -696,6 +756,31 @@ def pick_at_magnitude(S, counts, cap, thr, row_below, row_tied, ranks, below_u, 
         row = S[u]
         crow = counts[u]
         r = base
+        if nb == 0:
+            # drawn ties only (almost every row): jump to each by blocks of _BLOCK counted at once
+            v = u + 1
+            while p < n_ranks and ranks[p] < base + nt:
+                target = ranks[p]
+                while v + _BLOCK <= n:
+                    t = 0
+                    for j in range(_BLOCK):
+                        t += (crow[v + j] < cap) & (abs(row[v + j]) == thr)
+                    if r + t > target:
+                        break
+                    r += t
+                    v += _BLOCK
+                while True:  # the target is in this row, at or after v
+                    if crow[v] < cap and abs(row[v]) == thr:
+                        r += 1
+                        if r - 1 == target:
+                            tied_u[p] = u
+                            tied_v[p] = v
+                            p += 1
+                            v += 1
+                            break
+                    v += 1
+            base += nt
+            continue
         for v in range(u + 1, n):
             if crow[v] >= cap:
                 continue

@@ -104,6 +104,8 @@ class BatchSelector:
         self.mark = np.zeros((n, n), dtype=np.uint8)
         self._vals = None
         self._scores = None
+        #: uncertainty's cut of the previous step (NaN: none yet)
+        self._last_cut = np.nan
         #: |E_violates| of the last maxmin / maxexp step (Figure 6c), else -1
         self.n_violations = -1
         self.explored = False
@@ -130,16 +132,21 @@ class BatchSelector:
         The same edges, in the same order and with the same draws from
         ``rng`` as :meth:`_uncertainty_reference` (``top_b_with_ties`` over
         all |E| magnitudes), without materialising and partitioning them:
-        a heap finds the cut, a counting pass gives the number of edges
-        below and at it per row, and only the tied edges drawn are looked up
-        (by their rank in row-major order), not listed.
+        a heap finds the cut, a count of the edges below and at it per row
+        (in the heap's pass when the cut is the previous step's), and only
+        the tied edges drawn are looked up (by their rank in row-major
+        order), not listed.
         """
-        thr, m = K.least_magnitude_cut(S, counts, self.cap, n_want)
-        if n_want <= 0 or n_want >= m:
-            return self._uncertainty_reference(S, counts, n_want, rng)
         row_below = np.empty(self.n, dtype=np.int64)
         row_tied = np.empty(self.n, dtype=np.int64)
-        nb, nt = K.count_at_magnitude(S, counts, self.cap, thr, row_below, row_tied)
+        # the cut, and the counts at the previous step's cut in the same pass (the cut rarely moves)
+        guess = self._last_cut
+        thr, m, nb, nt = K.least_magnitude_cut_and_count(S, counts, self.cap, n_want, guess, row_below, row_tied)
+        if n_want <= 0 or n_want >= m:
+            return self._uncertainty_reference(S, counts, n_want, rng)
+        self._last_cut = thr
+        if thr != guess:
+            nb, nt = K.count_at_magnitude(S, counts, self.cap, thr, row_below, row_tied)
         # as top_b_with_ties: all below the cut, then a draw without replacement among the ties
         # (rng.choice(nt) draws as rng.choice(np.arange(nt)) does and returns the same ranks)
         idx = rng.choice(nt, size=n_want - nb, replace=False)
