@@ -87,7 +87,7 @@ def test_pick_at_magnitude_by_blocks_on_long_rows(seed):
     for ranks in (np.arange(nt), np.sort(rng.choice(nt, size=50, replace=False)), np.arange(nt - 5, nt)):
         bu, bv = np.empty(nb, dtype=np.int64), np.empty(nb, dtype=np.int64)
         tu, tv = np.empty(len(ranks), dtype=np.int64), np.empty(len(ranks), dtype=np.int64)
-        K.pick_at_magnitude(S, counts, 3, thr, row_below, row_tied, ranks, bu, bv, tu, tv)
+        K.pick_at_magnitude(S, counts, 3, thr, (row_below, row_tied), ranks, (bu, bv), (tu, tv))
         np.testing.assert_array_equal(np.c_[bu, bv], np.c_[iu[below], iv[below]])
         np.testing.assert_array_equal(np.c_[tu, tv], np.c_[iu[tied][ranks], iv[tied][ranks]])
 
@@ -125,7 +125,7 @@ def test_count_and_pick_at_magnitude_equal_the_listed_edges(n, seed, n_levels, c
     ranks = np.array(sorted(data.draw(st.sets(st.integers(0, max(nt - 1, 0)), max_size=nt))), dtype=np.int64)
     bu, bv = np.full(nb, -1, dtype=np.int64), np.full(nb, -1, dtype=np.int64)
     tu, tv = np.full(len(ranks), -1, dtype=np.int64), np.full(len(ranks), -1, dtype=np.int64)
-    assert K.pick_at_magnitude(S, counts, cap, thr, row_below, row_tied, ranks, bu, bv, tu, tv) == (nb, len(ranks))
+    assert K.pick_at_magnitude(S, counts, cap, thr, (row_below, row_tied), ranks, (bu, bv), (tu, tv)) == (nb, len(ranks))
     np.testing.assert_array_equal(bu, iu[below])
     np.testing.assert_array_equal(bv, iv[below])
     np.testing.assert_array_equal(tu, iu[tied][ranks])

@@ -1,8 +1,10 @@
 """Numba kernels of active correlation clustering (Aronsson & Chehreghani 2024), gathered.
 
 The estimator, the local search and the strategies call them as ``K.<name>``;
-they live in :mod:`._local_search_kernels` (Algorithm 2) and
-:mod:`._selection_kernels` (the query strategies of Section 3).  All work on
+they live in :mod:`._local_search_kernels` (Algorithm 2),
+:mod:`._selection_kernels` (the triangles of the query strategies, Section 3)
+and :mod:`._batch_kernels` (the batch: top-B cuts, fills, uncertainty's
+least-|S| edges, the running-mean update).  All work on
 the dense symmetric similarity matrix ``S`` (float64, ``S[u, u] = 0``) and
 integer label arrays.
 """
@@ -27,6 +29,8 @@ from ._selection_kernels import (
     score_bad_triangles,
     sign_bits,
     take_scores,
+)
+from ._batch_kernels import (
     fill_random,
     least_queried,
     least_queried_plain,

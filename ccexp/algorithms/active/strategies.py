@@ -155,7 +155,7 @@ class BatchSelector:
         bv = np.empty(n_want, dtype=np.int64)
         tu = np.empty(n_want - nb, dtype=np.int64)
         tv = np.empty(n_want - nb, dtype=np.int64)
-        K.pick_at_magnitude(S, counts, self.cap, thr, row_below, row_tied, idx[order], bu, bv, tu, tv)
+        K.pick_at_magnitude(S, counts, self.cap, thr, (row_below, row_tied), idx[order], (bu, bv), (tu, tv))
         bu[nb + order] = tu
         bv[nb + order] = tv
         return bu, bv
