@@ -21,7 +21,12 @@
 3. The cut of the top-B pick (Section 3.5) on maxmin's and maxexp's scores
    (N = 1000 after 10% and 30% of |E|): numpy's introselect against the heap
    of ``kth_largest``, alternated call by call.
-4. A full maxexp run on ``synthetic_blobs`` (N = 500, gamma = 0.2) until
+4. The batch of uncertainty (Eq. 8) and frequency (Eq. 9) on states of
+   their own runs (N = 1000 after 5%, 20% and 40% of |E|): the references
+   that list every candidate edge (``_uncertainty_reference``,
+   ``least_queried_plain``) against the kernels in use, alternated call by
+   call, same edges checked.
+5. A full maxexp run on ``synthetic_blobs`` (N = 500, gamma = 0.2) until
    ARI >= 0.99 (a ground-truth callback stops it), ``--runs`` seeds: wall
    time (target 15 s; the authors' code about 10 minutes) and the number
    of queries beside the authors' ~39,000.
@@ -53,10 +58,10 @@ from ccexp.oracles.active import PairwiseSimilarityOracle  # noqa: E402
 from _harness import fmt_seconds, markdown_table, measure, verdict, write_results  # noqa: E402
 
 
-def state_after(n: int, fraction: float, seed: int = 0):
-    """Similarities, clustering and counts of a maxexp run after ``fraction`` of |E| queries."""
+def state_after(n: int, fraction: float, seed: int = 0, strategy: str = "maxexp"):
+    """Similarities, clustering and counts of a ``strategy`` run after ``fraction`` of |E| queries."""
     y = np.random.default_rng(seed).permutation(np.repeat(np.arange(10), n // 10))
-    est = ActiveCorrelationClustering("maxexp", max_queries=fraction, random_state=seed)
+    est = ActiveCorrelationClustering(strategy, max_queries=fraction, random_state=seed)
     est.fit(PairwiseSimilarityOracle(y, gamma=0.2, random_state=seed))
     return est.similarity_, est.labels_, est.query_counts_, est.batch_size_
 
@@ -177,6 +182,52 @@ def bench_top_b(n: int, fraction: float, repeats: int) -> list[dict]:
     return rows
 
 
+def bench_batch(n: int, fraction: float, repeats: int) -> list[dict]:
+    """The batch of uncertainty (Eq. 8) and frequency (Eq. 9) on their own runs' states: the
+    listing references against the kernels in use, alternated call by call (same edges checked)."""
+    rows = []
+    for strategy in ("uncertainty", "frequency"):
+        S, labels, counts, B = state_after(n, fraction, strategy=strategy)
+        sel = BatchSelector(n, strategy, 1.0, 0.0, 4, None, "uniform")  # cap 4: the paper's tau = 5
+        out_u, out_v = np.empty(B, dtype=np.int64), np.empty(B, dtype=np.int64)
+        if strategy == "uncertainty":
+            def reference():
+                return sel._uncertainty_reference(S, counts, B, np.random.default_rng(1))
+
+            def fast():
+                return sel._uncertainty(S, counts, B, np.random.default_rng(1))
+            thr, _ = K.least_magnitude_cut(S, counts, 4, B)
+            tied = K.count_at_magnitude(S, counts, 4, thr, np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))[1]
+            names = ("reference (all magnitudes listed, top_b_with_ties)", "in use (cut, counts per row, ranks)")
+        else:
+            def reference():
+                k = K.least_queried_plain(counts, 4, B, 1, out_u, out_v)
+                return out_u[:k].copy(), out_v[:k].copy()
+
+            def fast():
+                k = K.least_queried(counts, 4, B, 1, out_u, out_v)
+                return out_u[:k].copy(), out_v[:k].copy()
+            c = counts[np.triu_indices(n, 1)]
+            tied = int(np.count_nonzero(c == c[c < 4].min()))
+            names = ("reference (least_queried_plain)", "in use (least_queried)")
+        a, b = reference(), fast()
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+        def timed(fn):
+            t0 = time.perf_counter()
+            fn()
+            return time.perf_counter() - t0
+
+        ref, new = [], []
+        for _ in range(repeats):
+            ref.append(timed(reference))
+            new.append(timed(fast))
+        rows.append({"N": n, "state": f"{fraction:.0%} of |E|", "strategy": strategy, "B": B,
+                     "tied at the cut": tied, "reference": statistics.median(ref), "in use": statistics.median(new),
+                     "reference is": names[0], "in use is": names[1]})
+    return rows
+
+
 def bench_full_run(seed: int) -> dict:
     ds = load_dataset("synthetic_blobs", random_state=seed)
     y = ds.y
@@ -219,6 +270,14 @@ def main(argv=None) -> None:
                            "heap (kth_largest)": fmt_seconds(r["heap (kth_largest)"])} for r in top_b],
                          ["N", "state", "strategy", "scores", "B", "tied at the cut", "np.partition", "heap (kth_largest)"]))
 
+    batch = [r for f in (0.05, 0.2, 0.4) for r in bench_batch(1000, f, args.repeats + 2)]
+    print(f"\n## The batch of uncertainty and frequency on their own runs' states, alternated (medians); "
+          f"load average {os.getloadavg()}\n")
+    print(markdown_table([{**r, "reference": fmt_seconds(r["reference"]), "in use": fmt_seconds(r["in use"])}
+                          for r in batch], ["N", "state", "strategy", "B", "tied at the cut", "reference", "in use"]))
+    print("\nreference: " + "; ".join(sorted({f"{r['strategy']}: {r['reference is']}" for r in batch}))
+          + "\nin use: " + "; ".join(sorted({f"{r['strategy']}: {r['in use is']}" for r in batch})))
+
     runs = [bench_full_run(seed) for seed in range(args.runs)]
     med_s = statistics.median(r["seconds"] for r in runs)
     med_q = statistics.median(r["queries"] for r in runs)
@@ -228,7 +287,8 @@ def main(argv=None) -> None:
     print(markdown_table(shown, ["seed", "seconds", "queries", "iterations", "reached", "cluster s", "select s"]))
     print(f"\nmedian: {fmt_seconds(med_s)} (target 15 s: {verdict(med_s, 15.0)}), {med_q:,.0f} queries "
           f"(authors: ~39,000 queries, ~315 iterations, ~10 minutes)")
-    write_results("bench_active", {"iteration": rows, "pruning": pruning, "top_b": top_b, "full_run": runs},
+    write_results("bench_active", {"iteration": rows, "pruning": pruning, "top_b": top_b, "batch": batch,
+                                   "full_run": runs},
                   extra={"full_run_median_seconds": med_s, "full_run_median_queries": med_q,
                          "load_average": os.getloadavg()})
 
