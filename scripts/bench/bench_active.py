@@ -152,6 +152,13 @@ def bench_pruning(n: int, fraction: float, repeats: int) -> dict:
             "saved": 1 - statistics.median(on) / statistics.median(off)}
 
 
+def _timed(fn) -> float:
+    """Wall seconds of one call (the sections that alternate two versions call by call)."""
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
 def bench_top_b(n: int, fraction: float, repeats: int) -> list[dict]:
     """The cut of top-B (Section 3.5) on maxmin's and maxexp's scores: np.partition and kth_largest, alternated."""
     S, labels, _, B = state_after(n, fraction)
@@ -167,15 +174,10 @@ def bench_top_b(n: int, fraction: float, repeats: int) -> list[dict]:
         thr = K.kth_largest(scores, B)
         assert thr == np.partition(scores, m - B)[m - B]
 
-        def timed(fn):
-            t0 = time.perf_counter()
-            fn()
-            return time.perf_counter() - t0
-
         part, heap = [], []
         for _ in range(repeats):
-            part.append(timed(lambda: np.partition(scores, m - B)[m - B]))
-            heap.append(timed(lambda: K.kth_largest(scores, B)))
+            part.append(_timed(lambda: np.partition(scores, m - B)[m - B]))
+            heap.append(_timed(lambda: K.kth_largest(scores, B)))
         rows.append({"N": n, "state": f"{fraction:.0%} of |E|", "strategy": strategy, "scores": m, "B": B,
                      "tied at the cut": int(np.count_nonzero(scores == thr)),
                      "np.partition": statistics.median(part), "heap (kth_largest)": statistics.median(heap)})
@@ -197,7 +199,8 @@ def bench_batch(n: int, fraction: float, repeats: int) -> list[dict]:
             def fast():
                 return sel._uncertainty(S, counts, B, np.random.default_rng(1))
             thr, _ = K.least_magnitude_cut(S, counts, 4, B)
-            tied = K.count_at_magnitude(S, counts, 4, thr, np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))[1]
+            per_row = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+            tied = K.count_at_magnitude(S, counts, 4, thr, *per_row)[1]
             names = ("reference (all magnitudes listed, top_b_with_ties)", "in use (cut, counts per row, ranks)")
         else:
             def reference():
@@ -213,15 +216,10 @@ def bench_batch(n: int, fraction: float, repeats: int) -> list[dict]:
         a, b = reference(), fast()
         assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
 
-        def timed(fn):
-            t0 = time.perf_counter()
-            fn()
-            return time.perf_counter() - t0
-
         ref, new = [], []
         for _ in range(repeats):
-            ref.append(timed(reference))
-            new.append(timed(fast))
+            ref.append(_timed(reference))
+            new.append(_timed(fast))
         rows.append({"N": n, "state": f"{fraction:.0%} of |E|", "strategy": strategy, "B": B,
                      "tied at the cut": tied, "reference": statistics.median(ref), "in use": statistics.median(new),
                      "reference is": names[0], "in use is": names[1]})

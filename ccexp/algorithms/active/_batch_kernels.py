@@ -75,6 +75,41 @@ _BLOCK = 64
 
 
 @njit(cache=True)
+def _tied(row, crow, cap, thr, v, by_magnitude):
+    """Whether edge (u, v) ties at the cut ``thr``: |S(u, v)| == thr and eligible (``crow[v] < cap``),
+    uncertainty's tie (Eq. 8, ``row`` = S[u]); else asked exactly ``thr`` times, frequency's (Eq. 9,
+    ``row`` = counts[u], eligible since thr < cap)."""
+    if by_magnitude:
+        return (crow[v] < cap) & (abs(row[v]) == thr)
+    return row[v] == thr
+
+
+@njit(cache=True)
+def _seek_rank(row, crow, cap, thr, by_magnitude, v, r, target):
+    """The position of the tie of rank ``target`` in a row, from position ``v`` whose rank is ``r``.
+
+    Ties as :func:`_tied` says.  Whole blocks of ``_BLOCK`` whose ties all rank
+    below the target are counted at once and skipped; the caller knows the target
+    is in the row.  Returns the position.
+    """
+    n = row.shape[0]
+    while v + _BLOCK <= n:
+        t = 0
+        for j in range(_BLOCK):
+            t += _tied(row, crow, cap, thr, v + j, by_magnitude)
+        if r + t > target:
+            break
+        r += t
+        v += _BLOCK
+    while True:
+        if _tied(row, crow, cap, thr, v, by_magnitude):
+            if r == target:
+                return v
+            r += 1
+        v += 1
+
+
+@njit(cache=True)
 def least_queried(counts, cap, n_want, seed, out_u, out_v):
     """The ``n_want`` edges u < v with the fewest queries (Eq. 9), random among ties.
 
@@ -144,62 +179,27 @@ def least_queried(counts, cap, n_want, seed, out_u, out_v):
         j = np.random.randint(i, n_tie)
         idx[i], idx[j] = idx[j], idx[i]
     chosen = np.sort(idx[:need])
-    # the batch in row-major order: the rows with an edge below thr or a chosen tie
-    p = 0  # next chosen rank
-    base = 0  # rank of the first tie of row u
-    for u in range(n):
-        nb = row_below[u]
-        nt = row_tied[u]
-        if nb == 0 and (p >= need or chosen[p] >= base + nt):
-            base += nt
-            continue
-        row = counts[u]
-        r = base
-        if nb == 0:
-            # drawn ties only (almost every row): jump to each by blocks of _BLOCK counted at once
-            v = u + 1
-            while p < need and chosen[p] < base + nt:
-                target = chosen[p]
-                while v + _BLOCK <= n:
-                    t = 0
-                    for j in range(_BLOCK):
-                        t += row[v + j] == thr
-                    if r + t > target:
-                        break
-                    r += t
-                    v += _BLOCK
-                while True:  # the target is in this row, at or after v
-                    if row[v] == thr:
-                        r += 1
-                        if r - 1 == target:
-                            out_u[k] = u
-                            out_v[k] = v
-                            k += 1
-                            p += 1
-                            v += 1
-                            break
-                    v += 1
-            base += nt
-            continue
-        for v in range(u + 1, n):
-            c = row[v]
-            if c < thr:
-                out_u[k] = u
-                out_v[k] = v
-                k += 1
-                nb -= 1
-            elif c == thr:
-                if p < need and chosen[p] == r:
-                    out_u[k] = u
-                    out_v[k] = v
-                    k += 1
-                    p += 1
-                r += 1
-            else:
-                continue
-            if nb == 0 and (p >= need or chosen[p] >= base + nt):
-                break
-        base += nt
+    # the edges below thr and the chosen ties, each in row-major order, merged into the batch
+    below_u = np.empty(below, dtype=np.int64)
+    below_v = np.empty(below, dtype=np.int64)
+    tied_u = np.empty(need, dtype=np.int64)
+    tied_v = np.empty(need, dtype=np.int64)
+    _pick_by_rank(counts, counts, cap, thr, False, (row_below, row_tied), chosen, (below_u, below_v),
+                  (tied_u, tied_v))
+    a = 0
+    b = 0
+    while a < below or b < need:
+        below_first = a < below and (b >= need or below_u[a] < tied_u[b]
+                                     or (below_u[a] == tied_u[b] and below_v[a] < tied_v[b]))
+        if below_first:
+            out_u[k] = below_u[a]
+            out_v[k] = below_v[a]
+            a += 1
+        else:
+            out_u[k] = tied_u[b]
+            out_v[k] = tied_v[b]
+            b += 1
+        k += 1
     return k
 
 
@@ -422,25 +422,10 @@ def count_at_magnitude(S, counts, cap, thr, row_below, row_tied):
     """Per row u, the eligible edges (u, v > u) with |S| < ``thr`` and with |S| == ``thr``.
 
     Fills ``row_below`` and ``row_tied`` (int64, N) and returns their totals
-    ``(n_below, n_tied)``.  Counts only (no lists), for :func:`pick_at_magnitude`.
+    ``(n_below, n_tied)``: the counting half of :func:`least_magnitude_cut_and_count`
+    (no heap for a batch of 0), for :func:`pick_at_magnitude` when the cut moved.
     """
-    n = S.shape[0]
-    nb = 0
-    nt = 0
-    for u in range(n):
-        row = S[u]
-        crow = counts[u]
-        b = 0
-        t = 0
-        for v in range(u + 1, n):
-            ok = crow[v] < cap
-            x = abs(row[v])
-            b += ok & (x < thr)
-            t += ok & (x == thr)
-        row_below[u] = b
-        row_tied[u] = t
-        nb += b
-        nt += t
+    _, _, nb, nt = least_magnitude_cut_and_count(S, counts, cap, 0, thr, row_below, row_tied)
     return nb, nt
 
 
@@ -458,10 +443,17 @@ def pick_at_magnitude(S, counts, cap, thr, rows, ranks, below, tied):
     Reads only the rows holding such an edge, each up to its last one.
     Returns ``(n_below, n_found)``.
     """
+    return _pick_by_rank(S, counts, cap, thr, True, rows, ranks, below, tied)
+
+
+@njit(cache=True)
+def _pick_by_rank(A, counts, cap, thr, by_magnitude, rows, ranks, below, tied):
+    """:func:`pick_at_magnitude` with the cut on |A| (``by_magnitude``, A = S) or on A itself
+    (A = counts, frequency's cut on the number of queries, Eq. 9)."""
     row_below, row_tied = rows
     below_u, below_v = below
     tied_u, tied_v = tied
-    n = S.shape[0]
+    n = A.shape[0]
     n_ranks = ranks.shape[0]
     kb = 0
     p = 0  # next rank to find
@@ -472,38 +464,25 @@ def pick_at_magnitude(S, counts, cap, thr, rows, ranks, below, tied):
         if nb == 0 and (p >= n_ranks or ranks[p] >= base + nt):
             base += nt
             continue
-        row = S[u]
+        row = A[u]
         crow = counts[u]
         r = base
         if nb == 0:
-            # drawn ties only (almost every row): jump to each by blocks of _BLOCK counted at once
+            # drawn ties only (almost every row): jump to each by blocks counted at once
             v = u + 1
             while p < n_ranks and ranks[p] < base + nt:
-                target = ranks[p]
-                while v + _BLOCK <= n:
-                    t = 0
-                    for j in range(_BLOCK):
-                        t += (crow[v + j] < cap) & (abs(row[v + j]) == thr)
-                    if r + t > target:
-                        break
-                    r += t
-                    v += _BLOCK
-                while True:  # the target is in this row, at or after v
-                    if crow[v] < cap and abs(row[v]) == thr:
-                        r += 1
-                        if r - 1 == target:
-                            tied_u[p] = u
-                            tied_v[p] = v
-                            p += 1
-                            v += 1
-                            break
-                    v += 1
+                v = _seek_rank(row, crow, cap, thr, by_magnitude, v, r, ranks[p])
+                tied_u[p] = u
+                tied_v[p] = v
+                r = ranks[p] + 1
+                p += 1
+                v += 1
             base += nt
             continue
         for v in range(u + 1, n):
             if crow[v] >= cap:
                 continue
-            x = abs(row[v])
+            x = abs(row[v]) if by_magnitude else row[v]
             if x < thr:
                 below_u[kb] = u
                 below_v[kb] = v
