@@ -119,10 +119,11 @@ def least_queried(counts, cap, n_want, seed, out_u, out_v):
     tied edges drawn by rank), with less work: every pass over the upper
     triangle only compares and counts, the threshold count is found from 0
     up, one pass per distinct count up to it (one or two for the frequency
-    strategy, whose counts differ by at most one), and the last pass reads
-    only the rows holding an edge of the batch, each up to its last one, and
-    jumps to a drawn tie by blocks of ``_BLOCK`` counted at once.  O(N^2) per
-    distinct count.
+    strategy, whose counts differ by at most one), and the edges below it and
+    the drawn ties come from uncertainty's walk by rank (:func:`_pick_by_rank`
+    on the counts: only the rows holding an edge of the batch, each up to its
+    last one, skipping blocks of ``_BLOCK`` counted at once), merged in
+    row-major order.  O(N^2) per distinct count.
     """
     np.random.seed(seed)
     n = counts.shape[0]
