@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import require_data
 
 from ccexp.algorithms.cross.recon_triplets import ReConOnTriplets, triplets_as_relative
 from ccexp.algorithms.relative import ReCon
@@ -55,6 +56,7 @@ def test_supervision_column_from_the_runner():
     from ccexp.runner.config import experiment_cases
     from ccexp.runner.execute import run_instance
 
+    require_data("iris/iris.data")  # the ci grid's real dataset: skip, naming it, where it is absent
     _, cases = experiment_cases("cross_supervision", "ci")
     by_inst = {}
     for c in cases:
