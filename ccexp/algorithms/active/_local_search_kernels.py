@@ -288,8 +288,11 @@ def local_search_sums(S, ST, labels, seed, eta, max_passes, M, smax):
     M : float64 array (N, N)
         Workspace (its content is ignored and overwritten).
     smax : float
-        max |S| (:func:`abs_max`): it bounds the rounding of the sums.  The
-        restarts of one clustering share it (it was 30-45% of a build).
+        max |S| (:func:`abs_max`) or any upper bound of it (the active loop
+        passes the running maximum of what S has held): it bounds the rounding
+        of the sums, and a looser bound only leaves more candidates for the
+        exact sums, so the run is the same.  The restarts of one clustering
+        share it (computing it was 30-45% of a build).
 
     Returns
     -------

@@ -104,8 +104,10 @@ class BatchSelector:
         self.mark = np.zeros((n, n), dtype=np.uint8)
         self._vals = None
         self._scores = None
-        #: uncertainty's cut of the previous step (NaN: none yet)
+        #: uncertainty's cut of the previous step (NaN: none yet) and its per-row counts below / at a cut
         self._last_cut = np.nan
+        self.row_below = np.empty(n, dtype=np.int64)
+        self.row_tied = np.empty(n, dtype=np.int64)
         #: |E_violates| of the last maxmin / maxexp step (Figure 6c), else -1
         self.n_violations = -1
         self.explored = False
@@ -137,8 +139,7 @@ class BatchSelector:
         the tied edges drawn are looked up (by their rank in row-major
         order), not listed.
         """
-        row_below = np.empty(self.n, dtype=np.int64)
-        row_tied = np.empty(self.n, dtype=np.int64)
+        row_below, row_tied = self.row_below, self.row_tied
         # the cut, and the counts at the previous step's cut in the same pass (the cut rarely moves)
         guess = self._last_cut
         thr, m, nb, nt = K.least_magnitude_cut_and_count(S, counts, self.cap, n_want, guess, row_below, row_tied)
