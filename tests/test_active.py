@@ -491,3 +491,28 @@ def test_authors_preset_maxexp_reaches_ari_09_on_ecoli_after_03_edges():
         assert est.n_queries_ == math.floor(0.3 * 336 * 335 / 2)
         aris.append(adjusted_rand_score(ds.y, est.labels_))
     assert np.mean(aris) >= 0.9, aris
+
+
+@pytest.mark.parametrize("stop", ["budget", "callback", "exhausted"])
+def test_objective_is_that_of_the_last_clustering_whatever_stops_the_run(monkeypatch, stop):
+    # the loop computes Eq. 5 once, after its last clustering: every stop comes before that
+    # step's answers change S, so it is what the local search would have returned for it
+    from ccexp.algorithms.active import estimator as E
+
+    seen = []
+    real = E._local_search
+
+    def spy(*args, **kw):
+        kw["objective"] = True
+        out = real(*args, **kw)
+        seen.append(out[1])
+        return out
+
+    monkeypatch.setattr(E, "_local_search", spy)
+    y = np.repeat(np.arange(3), 6)
+    budget = {"budget": 60, "callback": 10**4, "exhausted": 10**4}[stop]
+    est = ActiveCorrelationClustering("maxexp", max_queries=budget, batch_size=25, tau=3, random_state=1)
+    callback = (lambda n_queries, labels: n_queries >= 50) if stop == "callback" else None
+    est.fit(PairwiseSimilarityOracle(y, gamma=0.3, random_state=1), callback=callback)
+    assert est.stop_reason_ == stop and len(seen) == len(est.history_) > 1
+    assert est.objective_ == seen[-1] == max_correlation_objective(est.similarity_, est.labels_)

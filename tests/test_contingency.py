@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import adjusted_mutual_info_score, adjusted_rand_score
 
+from ccexp.cc import contingency as C
 from ccexp.cc.contingency import (
     adjusted_mutual_info_fast,
     adjusted_rand_fast,
@@ -44,6 +45,53 @@ def test_emi_by_hand():
     # two labelings of n = 2 items into 2 singletons each: the table is a permutation,
     # n_ij in {1} only: EMI = sum_ij 1/2 log(2*1/(1*1)) * P(n_ij = 1) with P = 1/2 -> 4 * 1/2 * log 2 * 1/2 = log 2
     assert expected_mutual_information(np.array([1, 1]), np.array([1, 1]), 2) == pytest.approx(np.log(2), abs=1e-15)
+
+
+def _sorted_table(y, p):
+    """The table by the sorting path only (the one of before the counting paths)."""
+    ri, n_rows = C._compress_sorted(y)
+    ci, n_cols = C._compress_sorted(p)
+    keys = np.unique(ri * n_cols + ci, return_counts=True)
+    return keys[0] // n_cols, keys[0] % n_cols, keys[1], np.bincount(ri, minlength=n_rows), np.bincount(ci, minlength=n_cols)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 300), st.integers(1, 40), st.sampled_from([1, 2, 3, 4, 5, 1000, 10**9]), st.integers(-3, 0),
+       st.integers(0, 2**31 - 1))
+def test_counting_paths_equal_the_sorting_path(n, k, spread, low, seed):
+    # ids in [0, 4n) are numbered by a presence table and the cells counted in a dense R x C table
+    # when that is small; other ids (negative, or spread far beyond 4n) take the sorting path
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, size=n)
+    p = rng.integers(low, max(1, spread * n // 4 + 1), size=n)
+    for a, b in ((y, p), (p, y), (y, y)):
+        got = contingency_table(a, b)
+        want = _sorted_table(a, b)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)
+        ids, count = C._compress(a)
+        ids_sorted, count_sorted = C._compress_sorted(a)
+        assert count == count_sorted and np.array_equal(ids, ids_sorted)
+
+
+def test_dense_and_sparse_cells_by_hand():
+    # 3 classes x 2 clusters (dense) and 3 x 3000 ids (beyond 4n: sorted): the same cells
+    y = np.array([2, 0, 2, 0, 1])
+    for p in (np.array([1, 1, 0, 0, 0]), np.array([2999, 2999, 0, 0, 0])):
+        rows, cols, counts, a, b = contingency_table(y, p)
+        assert rows.tolist() == [0, 0, 1, 2, 2] and cols.tolist() == [0, 1, 0, 0, 1]
+        assert counts.tolist() == [1, 1, 1, 1, 1] and a.tolist() == [2, 1, 2] and b.tolist() == [3, 2]
+
+
+def test_cached_emi_tables_give_the_emi_of_a_fresh_call():
+    rng = np.random.default_rng(0)
+    for n in (2, 7, 100, 1000):
+        y = rng.integers(0, 5, size=n)
+        p = rng.integers(0, 9, size=n)
+        _, _, _, a, b = contingency_table(y, p)
+        # tables computed per call (the public function) and the cached ones of ari_ami: the same floats
+        assert C._emi(a, b, n, C._emi_tables_cached(n)) == expected_mutual_information(a, b, n)
+        assert ari_ami(y, p)[1] == C._scores(y, p, True, True, C.emi_tables(n))[1]
 
 
 def _labels(max_n=40, max_k=8):
@@ -126,3 +174,17 @@ def test_runner_trace_reuses_the_convergence_ari():
     assert "ami" not in rows2[0]
     with pytest.raises(ValueError, match="trace_metrics"):
         history_trace(history, y, ("nmi",))
+
+
+def test_runner_trace_of_repeated_clusterings_is_that_of_each_step():
+    # steps that repeat the previous clustering reuse its scores: the same values as scoring every step
+    from ccexp.runner.execute import history_trace
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 4, size=80)
+    a, b = rng.integers(0, 5, size=80), rng.integers(0, 3, size=80)
+    history = [{"n_queries": i, "labels": lab.copy()} for i, lab in enumerate([a, a, b, b, b, a, y])]
+    rows = history_trace(history, y, ("ari", "ami"))
+    for h, row in zip(history, rows):
+        assert (row["ari"], row["ami"]) == ari_ami(y, h["labels"])
+    assert rows[0]["ari"] == rows[1]["ari"] == rows[5]["ari"] != rows[2]["ari"] and rows[6]["ami"] == 1.0

@@ -311,7 +311,7 @@ class ActiveCorrelationClustering(ProblemEstimator):
         self.stop_reason_ = "budget"
         while True:
             t0 = time.perf_counter()
-            labels, objective, _ = _local_search(S, k, n_restarts, eta, max_passes, rng, smax=smax)  # line 5
+            labels, _, _ = _local_search(S, k, n_restarts, eta, max_passes, rng, smax=smax, objective=False)  # line 5
             t_cluster = time.perf_counter() - t0
             timings["cluster"] += t_cluster
             k = int(labels.max()) + 1
@@ -340,7 +340,8 @@ class ActiveCorrelationClustering(ProblemEstimator):
             timings["query"] += time.perf_counter() - t0
             n_queries += int(bu.shape[0])
         self.labels_ = labels
-        self.objective_ = float(objective)
+        # Eq. 5 of the last clustering: S has not changed since (every stop comes before line 8's answers)
+        self.objective_ = float(K.max_correlation(S, labels))
         self.history_ = history
         self.similarity_ = S
         self.query_counts_ = counts
