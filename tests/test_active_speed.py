@@ -222,6 +222,41 @@ def test_local_search_by_sums_is_bitwise_the_plain_kernel(n, seed, kind, k_share
     assert (d1, p1) == (d0, p0)  # the incremental objective: same floats, same stopping
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 70), st.integers(0, 2**31 - 1), st.sampled_from(KINDS), st.integers(1, 6),
+       st.floats(0.0, 1.0))
+def test_violating_edges_are_numpys(n, seed, kind, k, zeros):
+    # R(u, v) > 0 (Section 2.1): S >= 0 across clusters (zero excluded: R = 0), S < 0 within one;
+    # in row-major order, into buffers of exactly N (N - 1) / 2 slots (every edge may violate)
+    rng = np.random.default_rng(seed)
+    S = _similarities(n, seed, kind)
+    S[rng.random((n, n)) < zeros * 0.3] = 0.0
+    labels = rng.integers(0, k, size=n)
+    iu, iv = np.triu_indices(n, 1)
+    s, same = S[iu, iv], labels[iu] == labels[iv]
+    keep = np.where(same, s < 0.0, s > 0.0)
+    size = n * (n - 1) // 2
+    out_u = np.full(size + 1, -7, dtype=np.int64)  # one guard slot past the room
+    out_v = np.full(size + 1, -7, dtype=np.int64)
+    m = K.violating_edges(S, labels, out_u[:size], out_v[:size])
+    assert m == keep.sum() and out_u[size] == out_v[size] == -7
+    np.testing.assert_array_equal(out_u[:m], iu[keep])
+    np.testing.assert_array_equal(out_v[:m], iv[keep])
+
+
+def test_violating_edges_every_edge_by_hand():
+    # one cluster of negative weights: all 3 edges violate, the buffers are full and not overrun
+    S = -np.ones((3, 3))
+    out_u = np.full(4, -7, dtype=np.int64)
+    out_v = np.full(4, -7, dtype=np.int64)
+    assert K.violating_edges(S, np.zeros(3, dtype=np.int64), out_u[:3], out_v[:3]) == 3
+    assert out_u.tolist() == [0, 0, 1, -7] and out_v.tolist() == [1, 2, 2, -7]
+    # two clusters {0, 1} {2}: only the positive weight across clusters violates
+    S = np.array([[0.0, 0.5, 0.2], [0.5, 0.0, -0.1], [0.2, -0.1, 0.0]])
+    assert K.violating_edges(S, np.array([0, 0, 1]), out_u[:3], out_v[:3]) == 1
+    assert (out_u[0], out_v[0]) == (0, 2)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.integers(2, 60), st.integers(0, 2**31 - 1), st.sampled_from(KINDS), st.floats(0.0, 1.0),
        st.floats(1.0, 16.0))
