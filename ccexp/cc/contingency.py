@@ -3,8 +3,9 @@
 The per-step scores of an active run (Aronsson & Chehreghani 2024,
 Section 4: ARI after every clustering; Appendix C: AMI) cost as much as
 the clustering itself when each step calls scikit-learn, whose validation
-and sparse-matrix construction dominate at N <= 1000.  Here one sorted
-pass builds the sparse contingency table, and both indices come from it:
+and sparse-matrix construction dominate at N <= 1000.  Here one pass
+builds the sparse contingency table (by counting when the ids are small,
+as a clustering's are, else by sorting), and both indices come from it:
 
 - ARI (Hubert and Arabie 1985) from the pair confusion counts, as
   :func:`sklearn.metrics.adjusted_rand_score` computes them;
@@ -332,10 +333,9 @@ def _scores(y_true, y_pred, want_ari, want_ami, tables):
     return ari, ami
 
 
-#: the EMI tables of the last few item counts (a run scores hundreds of clusterings of one n)
+#: the EMI tables of the last few item counts (a run scores hundreds of clusterings of one n); the
+#: tables of n = 1 stand in, with the same types, when AMI is not asked for
 _emi_tables_cached = functools.lru_cache(maxsize=8)(emi_tables)
-#: a placeholder of the tables' types when AMI is not asked for
-_NO_TABLES = emi_tables(1)
 
 
 def _as_int64(labels, name):
@@ -374,7 +374,7 @@ def ari_ami(y_true, y_pred, ari: bool = True, ami: bool = True) -> tuple[float, 
         raise ValueError(f"y_pred must have shape {y_true.shape} like y_true, got {y_pred.shape}")
     if y_true.shape[0] == 0:
         return (1.0 if ari else float("nan")), (1.0 if ami else float("nan"))
-    tables = _emi_tables_cached(y_true.shape[0]) if ami else _NO_TABLES
+    tables = _emi_tables_cached(y_true.shape[0] if ami else 1)
     r, m = _scores(y_true, y_pred, bool(ari), bool(ami), tables)
     return float(r), float(m)
 

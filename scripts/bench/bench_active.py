@@ -26,7 +26,11 @@
    that list every candidate edge (``_uncertainty_reference``,
    ``least_queried_plain``) against the kernels in use, alternated call by
    call, same edges checked.
-5. A full maxexp run on ``synthetic_blobs`` (N = 500, gamma = 0.2) until
+5. Per-step overheads on maxexp states (N = 1000 after 10% and 30% of
+   |E|): line 2's violating edges, the if/else reference against the
+   branch-free kernel, and ARI / AMI of the trace with the contingency
+   table by sorting (ids shifted by 4N) against counting, alternated.
+6. A full maxexp run on ``synthetic_blobs`` (N = 500, gamma = 0.2) until
    ARI >= 0.99 (a ground-truth callback stops it), ``--runs`` seeds: wall
    time (target 15 s; the authors' code about 10 minutes) and the number
    of queries beside the authors' ~39,000.
@@ -45,6 +49,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -53,6 +58,7 @@ from ccexp.algorithms.active import ActiveCorrelationClustering  # noqa: E402
 from ccexp.algorithms.active import _kernels as K  # noqa: E402
 from ccexp.algorithms.active.local_search import ETA, _local_search  # noqa: E402
 from ccexp.algorithms.active.strategies import BatchSelector  # noqa: E402
+from ccexp.cc.contingency import ari_ami  # noqa: E402
 from ccexp.metrics import adjusted_rand  # noqa: E402
 from ccexp.oracles.active import PairwiseSimilarityOracle  # noqa: E402
 from _harness import fmt_seconds, markdown_table, measure, verdict, write_results  # noqa: E402
@@ -226,6 +232,58 @@ def bench_batch(n: int, fraction: float, repeats: int) -> list[dict]:
     return rows
 
 
+@njit(cache=True)
+def violating_edges_branchy(S, labels, out_u, out_v):
+    """Line 2 of Algorithm 3 with an if/else per pair: the kernel of before the branch-free one (reference)."""
+    n = S.shape[0]
+    m = 0
+    for u in range(n):
+        lu = labels[u]
+        row = S[u]
+        for v in range(u + 1, n):
+            s = row[v]
+            if labels[v] == lu:
+                if s < 0.0:
+                    out_u[m] = u
+                    out_v[m] = v
+                    m += 1
+            elif s > 0.0:
+                out_u[m] = u
+                out_v[m] = v
+                m += 1
+    return m
+
+
+def bench_step_overheads(n: int, fraction: float, repeats: int) -> list[dict]:
+    """Per-step work beside the two algorithms, on a maxexp state: line 2's violating edges (branchy
+    reference against the branch-free kernel) and the trace's ARI / AMI (the contingency table by
+    sorting against counting: ids shifted by 4N take the sorting path, the same scores), alternated."""
+    S, labels, _, _ = state_after(n, fraction)
+    y = np.random.default_rng(0).permutation(np.repeat(np.arange(10), n // 10))  # state_after's truth
+    size = n * (n - 1) // 2
+    a_u, a_v, b_u, b_v = (np.empty(size, dtype=np.int64) for _ in range(4))
+    m = violating_edges_branchy(S, labels, a_u, a_v)
+    assert m == K.violating_edges(S, labels, b_u, b_v)
+    assert np.array_equal(a_u[:m], b_u[:m]) and np.array_equal(a_v[:m], b_v[:m])
+    y_far, labels_far = y + 4 * n, labels + 4 * n
+    assert ari_ami(y_far, labels_far) == ari_ami(y, labels)
+    pairs = [("violating edges", lambda: violating_edges_branchy(S, labels, a_u, a_v),
+              lambda: K.violating_edges(S, labels, b_u, b_v), f"{m:,} of {size:,}"),
+             ("ARI (callback)", lambda: ari_ami(y_far, labels_far, ami=False), lambda: ari_ami(y, labels, ami=False),
+              f"{int(labels.max()) + 1} clusters"),
+             ("ARI + AMI (trace)", lambda: ari_ami(y_far, labels_far), lambda: ari_ami(y, labels),
+              f"{int(labels.max()) + 1} clusters")]
+    rows = []
+    for name, reference, fast, size_text in pairs:
+        ref, new = [], []
+        for _ in range(repeats):
+            ref.append(_timed(reference))
+            new.append(_timed(fast))
+        rows.append({"N": n, "state": f"{fraction:.0%} of |E|", "work": name, "size": size_text,
+                     "reference": statistics.median(ref), "in use": statistics.median(new)})
+    return rows
+
+
 def bench_full_run(seed: int) -> dict:
     ds = load_dataset("synthetic_blobs", random_state=seed)
     y = ds.y
@@ -276,6 +334,14 @@ def main(argv=None) -> None:
     print("\nreference: " + "; ".join(sorted({f"{r['strategy']}: {r['reference is']}" for r in batch}))
           + "\nin use: " + "; ".join(sorted({f"{r['strategy']}: {r['in use is']}" for r in batch})))
 
+    steps = [r for f in (0.1, 0.3) for r in bench_step_overheads(1000, f, 10 * args.repeats)]
+    print(f"\n## Per-step overheads: line 2's violating edges and the trace's scores, alternated (medians); "
+          f"load average {os.getloadavg()}\n")
+    print(markdown_table([{**r, "reference": fmt_seconds(r["reference"]), "in use": fmt_seconds(r["in use"])}
+                          for r in steps], ["N", "state", "work", "size", "reference", "in use"]))
+    print("\nreference: violating edges with an if/else per pair; the contingency table by sorting (ids + 4N)."
+          "\nin use: violating_edges (branch-free); the table by counting (ids < 4N)")
+
     runs = [bench_full_run(seed) for seed in range(args.runs)]
     med_s = statistics.median(r["seconds"] for r in runs)
     med_q = statistics.median(r["queries"] for r in runs)
@@ -286,7 +352,7 @@ def main(argv=None) -> None:
     print(f"\nmedian: {fmt_seconds(med_s)} (target 15 s: {verdict(med_s, 15.0)}), {med_q:,.0f} queries "
           f"(authors: ~39,000 queries, ~315 iterations, ~10 minutes)")
     write_results("bench_active", {"iteration": rows, "pruning": pruning, "top_b": top_b, "batch": batch,
-                                   "full_run": runs},
+                                   "step_overheads": steps, "full_run": runs},
                   extra={"full_run_median_seconds": med_s, "full_run_median_queries": med_q,
                          "load_average": os.getloadavg()})
 
