@@ -64,7 +64,7 @@ def _compress(labels):
     hi = labels.max()
     if lo < 0 or hi >= 4 * n:
         return _compress_sorted(labels)
-    rank = np.zeros(hi + 1, dtype=np.int64)
+    rank = np.zeros(hi + 1, dtype=np.int64)  # first 1 where an id occurs, then its rank among those
     for u in range(n):
         rank[labels[u]] = 1
     k = 0
@@ -79,7 +79,7 @@ def _compress(labels):
 
 
 @njit(cache=True)
-def _cells_dense(ri, ci, n_rows, n_cols, a, b):
+def _cells_dense(ri, ci, n_rows, n_cols):
     """The non-zero cells of :func:`contingency_table` from a dense R x C count, in the same (row, col) order."""
     table = np.zeros(n_rows * n_cols, dtype=np.int64)
     for u in range(ri.shape[0]):
@@ -98,7 +98,7 @@ def _cells_dense(ri, ci, n_rows, n_cols, a, b):
             cols[j] = key % n_cols
             counts[j] = table[key]
             j += 1
-    return rows, cols, counts, a, b
+    return rows, cols, counts
 
 
 @njit(cache=True)
@@ -138,7 +138,8 @@ def contingency_table(y_true, y_pred):
         a[ri[u]] += 1
         b[ci[u]] += 1
     if n_rows * n_cols <= 4 * n + 1024:
-        return _cells_dense(ri, ci, n_rows, n_cols, a, b)
+        rows, cols, counts = _cells_dense(ri, ci, n_rows, n_cols)
+        return rows, cols, counts, a, b
     keys = np.empty(n, dtype=np.int64)
     for u in range(n):
         keys[u] = ri[u] * n_cols + ci[u]
