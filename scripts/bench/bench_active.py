@@ -64,9 +64,14 @@ from ccexp.oracles.active import PairwiseSimilarityOracle  # noqa: E402
 from _harness import fmt_seconds, markdown_table, measure, verdict, write_results  # noqa: E402
 
 
+def truth(n: int, seed: int = 0) -> np.ndarray:
+    """The ground truth of the bench's runs: 10 equal classes of ``n`` items, shuffled."""
+    return np.random.default_rng(seed).permutation(np.repeat(np.arange(10), n // 10))
+
+
 def state_after(n: int, fraction: float, seed: int = 0, strategy: str = "maxexp"):
     """Similarities, clustering and counts of a ``strategy`` run after ``fraction`` of |E| queries."""
-    y = np.random.default_rng(seed).permutation(np.repeat(np.arange(10), n // 10))
+    y = truth(n, seed)
     est = ActiveCorrelationClustering(strategy, max_queries=fraction, random_state=seed)
     est.fit(PairwiseSimilarityOracle(y, gamma=0.2, random_state=seed))
     return est.similarity_, est.labels_, est.query_counts_, est.batch_size_
@@ -259,7 +264,7 @@ def bench_step_overheads(n: int, fraction: float, repeats: int) -> list[dict]:
     reference against the branch-free kernel) and the trace's ARI / AMI (the contingency table by
     sorting against counting: ids shifted by 4N take the sorting path, the same scores), alternated."""
     S, labels, _, _ = state_after(n, fraction)
-    y = np.random.default_rng(0).permutation(np.repeat(np.arange(10), n // 10))  # state_after's truth
+    y = truth(n)  # the truth state_after's run was scored against
     size = n * (n - 1) // 2
     a_u, a_v, b_u, b_v = (np.empty(size, dtype=np.int64) for _ in range(4))
     m = violating_edges_branchy(S, labels, a_u, a_v)
