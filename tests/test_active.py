@@ -345,9 +345,9 @@ def test_presets_fill_only_what_is_left_unset():
     paper = make_algorithm("acc_maxexp")
     authors = make_algorithm("acc_maxexp", preset="authors")
     assert paper.resolved_params() == {"tau": 5, "tau_counts_sigma0": True, "exploration": "uniform",
-                                       "n_restarts": 3, "max_passes": None, "first_k": "n"}
+                                       "n_restarts": 3, "max_passes": None, "first_k": "n", "init_fit": "run"}
     assert authors.resolved_params() == {"tau": 3, "tau_counts_sigma0": False, "exploration": "frequency",
-                                         "n_restarts": 5, "max_passes": 30, "first_k": "init"}
+                                         "n_restarts": 5, "max_passes": 30, "first_k": "init", "init_fit": "dataset"}
     assert make_algorithm("acc_maxexp", preset="authors", tau=7).resolved_params()["tau"] == 7
     with pytest.raises(ValueError, match="preset"):
         make_algorithm("acc_maxexp", preset="code").fit(PairwiseSimilarityOracle(np.array([0, 0, 1])))
@@ -426,11 +426,37 @@ def test_callback_stops_the_run_and_kmeans_init():
         ActiveCorrelationClustering(init="kmeans", init_k=3).fit(PairwiseSimilarityOracle(y))
 
 
+def test_kmeans_sigma0_fitted_once_per_dataset_under_the_authors_preset():
+    from sklearn.cluster import KMeans
+
+    from ccexp.algorithms.active.estimator import kmeans_once
+
+    # four overlapping blobs: k-means++ with one initialisation lands in different optima for different seeds
+    rng = np.random.default_rng(3)
+    y = np.repeat(np.arange(4), 15)
+    X = rng.normal(size=(60, 2)) + 1.5 * np.array([[0, 0], [1, 0], [0, 1], [1, 1]])[y]
+    # the authors' fit: KMeans(k, random_state=14) with scikit-learn 1.0.2's 10 initialisations
+    want = KMeans(n_clusters=4, n_init=10, random_state=14).fit(X).labels_
+    assert np.array_equal(kmeans_once(X, 4), want)
+    oracle = PairwiseSimilarityOracle(y, gamma=0.0, random_state=0)
+
+    def first(seed, **kw):  # the first clustering starts from sigma_0's clusters, which it cannot improve on
+        est = ActiveCorrelationClustering("uniform", init="kmeans", init_k=4, max_queries=0, random_state=seed,
+                                          first_k="init", **kw)
+        return est.fit(oracle, X=X).history_[0]["labels"]
+
+    once = [first(s, preset="authors") for s in range(6)]
+    assert all(adjusted_rand_score(want, labels) == 1.0 for labels in once)
+    assert all(adjusted_rand_score(want, first(s, init_fit="dataset")) == 1.0 for s in range(3))
+    per_run = [first(s) for s in range(6)]  # the paper preset: one k-means++ fit per run, seeded by the run
+    assert any(adjusted_rand_score(per_run[0], labels) < 1.0 for labels in per_run[1:])
+
+
 @pytest.mark.parametrize(
     "param, value",
     [("strategy", "best"), ("max_queries", 1.5), ("max_queries", -1), ("batch_size", 0), ("epsilon", 2.0),
      ("tau", 0), ("xi", 1.5), ("init", "spectral"), ("exploration", "greedy"), ("preset", "code"),
-     ("first_k", "all"), ("max_passes", 0), ("n_restarts", 0), ("tau_counts_sigma0", "yes")],
+     ("first_k", "all"), ("max_passes", 0), ("n_restarts", 0), ("tau_counts_sigma0", "yes"), ("init_fit", "trial")],
 )
 def test_parameters_are_validated(param, value):
     with pytest.raises(ValueError, match=param):
