@@ -165,6 +165,8 @@ def _fake_report(results, name, scale, shift=None, run_json=True):
     out.mkdir(parents=True)
     if run_json:
         (out / "run.json").write_text(json.dumps({"scale": scale, "code_version": "abc123"}))
+    # the records the comparison stands for (the gate refuses a comparison without them, issue 33)
+    pd.DataFrame({"case_id": ["c0"], "status": ["ok"]}).to_parquet(out / "records.parquet")
     rows = []
     for r in load_reference(PAPER_OF[name], name).itertuples():
         far = 10.0 * (1 + abs(r.value)) if r.expect == "differs" else 0.0
@@ -263,3 +265,31 @@ def test_cli_check_exit_codes(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert ref["ref_id"].iloc[2] in err and "FAILED" in err
     assert report_main([EXP, "--results", str(tmp_path / "nothing"), "--check"]) == 1
+
+
+def test_check_refuses_a_comparison_whose_records_are_gone_or_newer(tmp_path):
+    """Issue 33, item 3: with records.parquet deleted, --check counted the gated rows as decided from the
+    old comparison.csv; records written after the comparison were not judged either."""
+    import os
+
+    gone = tmp_path / "gone"
+    _fake_report(gone, EXP, "ci")
+    assert check(gone, [EXP]).ok
+    (gone / EXP / "ci" / "records.parquet").unlink()
+    result = check(gone, [EXP])
+    assert not result.ok and result.decided == 0
+    assert "is left from records that are gone" in result.problems[0] and EXP in result.problems[0]
+    newer = tmp_path / "newer"
+    _fake_report(newer, EXP, "ci")
+    out = newer / EXP / "ci"
+    stamp = (out / "comparison.csv").stat().st_mtime_ns
+    os.utime(out / "records.parquet", ns=(stamp + 10**9, stamp + 10**9))  # records changed after the report
+    result = check(newer, [EXP])
+    assert not result.ok and "is older than the records beside it" in result.problems[0]
+    # a part file not yet consolidated counts as records too
+    os.utime(out / "records.parquet", ns=(stamp, stamp))
+    (out / "parts").mkdir()
+    part = out / "parts" / "part-1.parquet"
+    pd.DataFrame({"case_id": ["c1"], "status": ["ok"]}).to_parquet(part)
+    os.utime(part, ns=(stamp + 10**9, stamp + 10**9))
+    assert not check(newer, [EXP]).ok

@@ -31,6 +31,7 @@ if "matplotlib.pyplot" not in sys.modules:
 from ..runner.config import experiment_cases  # noqa: E402
 from ..runner.layout import CUSTOM_MARK, experiment_dir, latest_label  # noqa: E402
 from ..runner.store import ResultStore  # noqa: E402
+from ._files import REPORT_OUTPUTS, recover_report, replacing_report  # noqa: E402
 
 log = logging.getLogger("ccexp.report")
 
@@ -41,7 +42,7 @@ REPORTS: dict[str, Callable[..., None]] = {}
 #: Experiment name -> the paper it reproduces (the module's ``PAPER``, the folder under ``experiments/``).
 PAPER_OF: dict[str, str] = {}
 # modules that are not a paper's report (shared helpers and the reproduction page)
-_NOT_PAPERS = {"common", "comparison", "reference", "reproduction", "tables", "tolerance"}
+_NOT_PAPERS = {"common", "comparison", "reference", "reference_check", "reproduction", "tables", "tolerance"}
 for _info in pkgutil.iter_modules(__path__):
     if _info.name.startswith("_") or _info.name in _NOT_PAPERS:
         continue
@@ -52,7 +53,7 @@ for _info in pkgutil.iter_modules(__path__):
         REPORTS[_name] = _fn
         PAPER_OF[_name] = getattr(_module, "PAPER", _info.name)
 
-__all__ = ["PAPER_OF", "REPORTS", "make_report", "read_scale", "read_records"]
+__all__ = ["PAPER_OF", "REPORTS", "REPORT_OUTPUTS", "make_report", "read_scale", "read_records", "recover_report"]
 
 
 def read_scale(out_dir: Path) -> str:
@@ -154,10 +155,25 @@ def make_report(
             # extra experiment.* overrides (their cases are not in the plain grid).
             log.warning("%s: %d of %d records are not in the %s grid and were left out", name, before - len(records), before, scale)
     out_dir.mkdir(parents=True, exist_ok=True)
-    REPORTS[name](records.reset_index(drop=True), out_dir, scale, n_grid_instances=n_grid_instances)
-    if not (out_dir / "report.md").is_file():
-        _write_index(name, out_dir, scale, records)
+    with replacing_report(out_dir):
+        REPORTS[name](records.reset_index(drop=True), out_dir, scale, n_grid_instances=n_grid_instances)
+        if not (out_dir / "report.md").is_file():  # the old one is set aside: this is always the new records'
+            _write_index(name, out_dir, scale, records)
+        _mark_mixed_code(out_dir / "report.md", records)
     return out_dir
+
+
+def _mark_mixed_code(path: Path, records: pd.DataFrame) -> None:
+    """Put a first line on ``report.md`` when the records come from more than one code version (issue 33, item 2)."""
+    if "code_version" not in records or not len(records):
+        return
+    counts = records["code_version"].fillna("unknown").astype(str).value_counts()
+    if len(counts) < 2 or not path.is_file():
+        return
+    mix = ", ".join(f"{v} ({n} cases)" for v, n in sorted(counts.items()))
+    line = (f"> **Mixed code versions**: these records were made by {len(counts)} versions of the code: {mix} "
+            f"(a resume with runner.allow_mixed_code=true, or records from before that check).\n\n")
+    path.write_text(line + path.read_text(encoding="utf-8"), encoding="utf-8")
 
 
 def _write_index(name: str, out_dir: Path, scale: str, records: pd.DataFrame) -> Path:

@@ -17,8 +17,9 @@ import importlib
 import sys
 from pathlib import Path
 
-from ..runner.layout import CUSTOM_MARK, experiment_dir, has_records, latest_label
+from ..runner.layout import CUSTOM_MARK, check_label, experiment_dir, has_records, latest_label
 from . import PAPER_OF, REPORTS, make_report
+from .reference_check import ReferenceFileError
 from .reproduction import check, check_summary, write_reproduction
 
 # What a report writes, relative to results/NAME/SCALE (printed after a run).
@@ -59,7 +60,15 @@ def _check(results: Path, names: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command-line entry; returns the exit status."""
+    """Command-line entry; returns the exit status (2, with one line, for a malformed reference.csv)."""
+    try:
+        return _main(argv)
+    except ReferenceFileError as err:
+        print(f"python -m ccexp.report: error: {err}", file=sys.stderr)
+        return 2
+
+
+def _main(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ccexp.report", description=__doc__.splitlines()[0])
     parser.add_argument("name", help=f"experiment name or 'all' (one of: {', '.join(sorted(REPORTS))})")
     parser.add_argument("--results", default="results", help="results folder (default: results)")
@@ -69,6 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a ci-gated reference row misses its expected status, or nothing was checked (records at scale=ci)")
     args = parser.parse_args(argv)
+    if args.scale is not None:
+        try:
+            check_label(args.scale)
+        except ValueError as err:
+            parser.error(f"--scale: {err} (paper, quick, ci or <scale>+custom-<hash>)")
     results = Path(args.results)
     if args.name == "all":
         names = _ordered([n for n in sorted(REPORTS) if _has_records(results, n, args.scale)])

@@ -17,6 +17,7 @@ import pandas as pd
 
 import ccexp
 
+from .reference_check import check_duplicates, check_reference
 from .tables import fmt_number, is_missing
 from .tolerance import half_unit
 
@@ -123,12 +124,15 @@ def load_reference(paper: str, experiment: str | None = None) -> pd.DataFrame:
     ------
     FileNotFoundError
         If the csv is absent, naming the path looked at.
+    ccexp.report.reference_check.ReferenceFileError
+        A malformed row, column or pin, or a row given twice, in one line naming the file and the row.
     """
     path = experiments_dir() / paper / "reference.csv"
     if not path.is_file():
         raise FileNotFoundError(
             f"reference numbers not found: {path} (set CCEXP_EXPERIMENTS_DIR to the folder that holds {paper}/reference.csv)"
         )
+    check_reference(path)  # a bad cell, column or pin: one line naming the file and the row
     text_cols = ("algorithm", "versus", "dataset", "quantity", "kind", "source", "ci", "check", "rule", "expect")
     raw = pd.read_csv(path, dtype=str, keep_default_na=False)
     ref = pd.read_csv(path, dtype={c: str for c in text_cols})
@@ -146,9 +150,7 @@ def load_reference(paper: str, experiment: str | None = None) -> pd.DataFrame:
     ref["cap"] = competitor_caps(ref, paper)
     ref.insert(0, "ref_id", [reference_id(r) for r in ref.to_dict("records")])
     ref.insert(1, "paper_id", paper)
-    if ref["ref_id"].duplicated().any():
-        dup = ref.loc[ref["ref_id"].duplicated(), "ref_id"].tolist()
-        raise ValueError(f"{path}: rows with the same experiment, quantity and coordinates: {dup[:3]}")
+    check_duplicates(path, ref["ref_id"].tolist())
     if experiment is not None:
         ref = ref[ref["experiment"] == experiment]
     return ref.reset_index(drop=True)

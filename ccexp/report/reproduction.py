@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..runner.layout import PAPER_SCALE, experiment_dir, latest_label, scales_present
-from . import PAPER_OF, REPORTS, read_scale
+from ..runner.layout import PAPER_SCALE, experiment_dir, has_records, latest_label, scales_present
+from . import PAPER_OF, REPORTS, read_scale, recover_report
 from .common import (
     DIFFERS,
     INDISTINGUISHABLE,
@@ -150,6 +150,7 @@ def collect(name: str, results_dir: Path, scale: str | None = None) -> Experimen
     ref = load_reference(paper, name)
     label = scale or latest_label(results_dir, name, prefer_paper=True, require="comparison.csv") or PAPER_SCALE
     out = experiment_dir(results_dir, name, label)
+    recover_report(out)  # a report killed while it wrote: its old files, not a mix
     path = out / "comparison.csv"
     scale, code = None, ""
     cmp = pd.DataFrame(columns=["ref_id", "quantity", "paper", "ours", "difference", "tolerance", "verdict", "note"])
@@ -387,7 +388,8 @@ def check(results_dir: str | Path = "results", names: list[str] | None = None) -
         its ``expect`` pin names (an empty pin: reproduced or within
         tolerance), so a change that fixes a row pinned ``differs`` fails
         too until the pin is updated.  An experiment with gated rows fails
-        when it has no report, no ``run.json``, or one of another scale.
+        when it has no report, no ``run.json``, one of another scale, or a
+        ``comparison.csv`` its records do not back (records gone, or newer).
         :attr:`CheckResult.ok` is also false when no gated row was decided.
     """
     results_dir = Path(results_dir)
@@ -407,6 +409,11 @@ def check(results_dir: str | Path = "results", names: list[str] | None = None) -
         if not run.is_file():
             problems.append(f"{name}: {run} is missing, so the scale of its records is unknown")
             continue
+        stale = _stale_comparison(out)
+        if stale:
+            problems.append(f"{name}: {stale}; rerun it at scale=ci (python -m ccexp experiment={name} "
+                            f"experiment.scale=ci paths.results={results_dir}), then python -m ccexp.report")
+            continue
         scale = json.loads(run.read_text()).get("scale")
         if scale != "ci":
             problems.append(f"{name}: records at scale={scale!r}, not ci")
@@ -422,6 +429,23 @@ def check(results_dir: str | Path = "results", names: list[str] | None = None) -
     else:
         failures = gated_df
     return CheckResult(gated_df, failures.reset_index(drop=True), problems)
+
+
+def _stale_comparison(out: Path) -> str | None:
+    """Why ``out/comparison.csv`` cannot stand for the records of ``out`` (gone, or written after it); None if it can.
+
+    The gate judges the records: a comparison left from records since
+    deleted, or older than records added since, would pass on numbers that
+    are no longer there (issue 33, item 3).
+    """
+    cmp = out / "comparison.csv"
+    if not has_records(out):
+        return f"{cmp} is left from records that are gone (no records.parquet nor parts in {out})"
+    record_files = [out / "records.parquet", *sorted((out / "parts").glob("part-*.parquet"))]
+    newest = max((p.stat().st_mtime_ns for p in record_files if p.is_file()), default=0)
+    if newest > cmp.stat().st_mtime_ns:
+        return f"{cmp} is older than the records beside it (they changed after the report was written)"
+    return None
 
 
 def check_summary(result: CheckResult) -> str:

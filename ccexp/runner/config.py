@@ -431,6 +431,7 @@ def check_options(cfg: DictConfig, experiment: dict) -> dict:
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
         raise ConfigError(f"runner.n_jobs must be a non-zero integer (-1: all cores, 2: two workers), got {_fmt(n_jobs)!r}")
     _check_bool(runner.get("progress", True), "runner.progress")
+    _check_bool(runner.get("allow_mixed_code", False), "runner.allow_mixed_code")
     if runner.get("backend") not in ("loky", "dask", "threading", "multiprocessing", "sequential"):
         raise ConfigError(f"runner.backend must be loky or dask (runner=local | runner=dask), got {runner.get('backend')!r}")
     mode = cfg.tracking.get("mode")

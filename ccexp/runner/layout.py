@@ -28,9 +28,22 @@ def scale_label(scale: str, custom_hash: str | None = None) -> str:
     >>> scale_label("quick", "0123abcd")
     'quick+custom-0123abcd'
     """
-    if not scale or "/" in scale or scale.startswith("."):
+    if not isinstance(scale, str) or not scale or "/" in scale or "\\" in scale or scale.startswith("."):
         raise ValueError(f"scale must be a plain folder name, got {scale!r}")
     return scale if custom_hash is None else f"{scale}{CUSTOM_MARK}{custom_hash}"
+
+
+def check_label(label: str) -> str:
+    """``label`` if it is a scale folder name (``ci``, ``paper+custom-0123abcd``); else ``ValueError``.
+
+    >>> check_label("ci+custom-0123abcd")
+    'ci+custom-0123abcd'
+    """
+    scale, _, custom = str(label).partition(CUSTOM_MARK)
+    scale_label(scale)
+    if "/" in custom or "\\" in custom or custom.startswith("."):
+        raise ValueError(f"scale must be a plain folder name, got {label!r}")
+    return label
 
 
 def experiment_dir(results: str | Path, name: str, scale: str) -> Path:
@@ -52,7 +65,7 @@ def experiment_dir(results: str | Path, name: str, scale: str) -> Path:
     """
     if not name or "/" in name:
         raise ValueError(f"experiment name must be a plain folder name, got {name!r}")
-    scale_label(scale.split(CUSTOM_MARK)[0])  # validates
+    check_label(scale)
     return Path(results) / name / scale
 
 

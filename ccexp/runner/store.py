@@ -93,10 +93,19 @@ class ResultStore:
         """
         return self.records_path.exists() or bool(self._part_files())
 
-    def _read(self, path: Path) -> pd.DataFrame | None:
-        """``path`` as a frame; None if it vanished; moved aside as ``*.corrupt`` if unreadable."""
+    def _read(self, path: Path, kind: str = "records") -> pd.DataFrame | None:
+        """``path`` as a frame; None if it vanished; moved aside as ``*.corrupt`` if unreadable or malformed.
+
+        Malformed: not the schema the runner writes (:func:`schema_problem`),
+        e.g. a part without ``case_id``, which a merge would fold in as a case
+        of its own (issue 33, item 6).
+        """
         try:
-            return pd.read_parquet(path)
+            df = pd.read_parquet(path)
+            problem = schema_problem(df, kind)
+            if problem:
+                raise MalformedFile(f"not a {kind} file of the runner: {problem}")
+            return df
         except FileNotFoundError:
             return None
         except Exception as exc:  # noqa: BLE001 - pyarrow raises ArrowInvalid, OSError, ... for a bad file
@@ -179,7 +188,7 @@ class ResultStore:
         frames = []
         for path in [self.traces_path, *self._trace_part_files()]:
             if path.exists():
-                df = self._read(path)
+                df = self._read(path, "traces")
                 if df is not None and len(df):
                     frames.append(df)
         if not frames:
@@ -233,6 +242,42 @@ class ResultStore:
                 owner = _tmp_owner(tmp.name)
                 if owner is None or (owner[0] == _HOST and not _pid_alive(owner[1])):
                     tmp.unlink(missing_ok=True)
+
+
+class MalformedFile(ValueError):
+    """A store file that parquet reads but whose columns are not the runner's (see :func:`schema_problem`)."""
+
+
+#: columns of a record that hold numbers (a metric, a timing, the trial and its seed) when present
+NUMERIC_COLUMNS = ("ari", "ami", "f_measure", "precision", "recall", "n_clusters", "objective", "fit_seconds",
+                   "oracle_seconds", "trial", "seed", "step", "n_queries")
+
+
+def schema_problem(df: pd.DataFrame, kind: str = "records") -> str | None:
+    """Why ``df`` is not a records (or traces) file the runner wrote, in a few words; None if it is.
+
+    Every row has a text ``case_id`` (a trace row also its ``step``); a
+    ``status`` is text; the metric, timing, trial and seed columns
+    (:data:`NUMERIC_COLUMNS`) hold numbers.  A file that fails is set aside
+    as a truncated one is, so a merge never folds in a row without a case
+    or a metric a report cannot average.
+    """
+    if not len(df.columns):
+        return None  # an empty file: nothing to merge
+    required = ("case_id", "step") if kind == "traces" else ("case_id",)
+    for col in required:
+        if col not in df:
+            return f"no {col} column"
+        if df[col].isna().any():
+            return f"{int(df[col].isna().sum())} row(s) without a {col}"
+    if not all(isinstance(v, str) for v in df["case_id"]):
+        return f"case_id holds {df['case_id'].dtype} values, not text"
+    if "status" in df and not all(isinstance(v, str) for v in df["status"].dropna()):
+        return f"status holds {df['status'].dtype} values, not text"
+    for col in NUMERIC_COLUMNS:
+        if col in df and not pd.api.types.is_numeric_dtype(df[col]) and df[col].notna().any():
+            return f"{col} holds {df[col].dtype} values, not numbers"
+    return None
 
 
 def _one_per_case(df: pd.DataFrame) -> pd.DataFrame:

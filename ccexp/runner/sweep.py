@@ -30,6 +30,7 @@ from tqdm.auto import tqdm
 from .execute import run_instance, warm_up
 from .grid import Case, expand
 from .layout import PAPER_SCALE, experiment_dir
+from .compose import ConfigError
 from .provenance import git_state, machine, package_versions, peak_rss
 from .seeding import stable_hash
 from .store import ResultStore, write_text_atomic
@@ -52,6 +53,34 @@ class SweepBusy(RuntimeError):
 
 class SweepInterrupted(RuntimeError):
     """Workers kept dying; the records stored so far are kept and a rerun resumes."""
+
+
+class MixedCodeError(ConfigError):
+    """A resume would store records of this code beside records of another code version (one line, exit 2)."""
+
+
+def _versions(records: pd.DataFrame) -> dict[str, int]:
+    """Cases per code version of ``records`` (``unknown`` where a record carries none)."""
+    if not len(records):
+        return {}
+    column = records["code_version"] if "code_version" in records else pd.Series(["unknown"] * len(records))
+    return {str(k): int(v) for k, v in column.fillna("unknown").astype(str).value_counts().sort_index().items()}
+
+
+def _check_resume(name: str, out_dir: Path, kept: pd.DataFrame, version: str, n_pending: int, allow: bool) -> None:
+    """Refuse to add this code's records to records of another code version, unless ``allow`` (issue 33, item 2)."""
+    others = {v: n for v, n in _versions(kept).items() if v != version}
+    if not n_pending or not others or allow:
+        if n_pending and others:
+            log.warning("%s: adding records of code %s to %s made by %s (runner.allow_mixed_code=true); "
+                        "the report's first line names every version", name, version, out_dir,
+                        ", ".join(f"{v} ({n} cases)" for v, n in others.items()))
+        return
+    made = ", ".join(f"{n} cases by code {v}" for v, n in others.items())
+    raise MixedCodeError(
+        f"{name}: {out_dir} holds {made}, and this code is {version}: resuming would report two code versions "
+        f"as one run. Rerun with runner.allow_mixed_code=true to accept the mix (the report's first line then names "
+        f"both), or start afresh in another paths.results (or after deleting {out_dir})")
 
 
 #: Arguments of :class:`distributed.LocalCluster` when ``runner=dask`` gives no address
@@ -197,6 +226,7 @@ def run_sweep(
     wait_for_lock: bool = True,
     config: dict | None = None,
     code: dict | None = None,
+    allow_mixed_code: bool = False,
 ) -> SweepResult:
     """Run every case of ``experiment`` not already in ``results_dir/<name>``.
 
@@ -246,6 +276,12 @@ def run_sweep(
     code : dict, optional
         :func:`ccexp.runner.provenance.git_state` taken by the caller before
         anything was written (default: taken here, before any case runs).
+    allow_mixed_code : bool
+        Resume a folder whose records of this grid were made by another code
+        version (or a dirty tree).  Refused by default with
+        :class:`MixedCodeError`, naming both versions; when allowed, the
+        mix is recorded in ``run.json`` (``code_versions``) and shown on the
+        first line of the report.
 
     Notes
     -----
@@ -266,16 +302,20 @@ def run_sweep(
             experiment, cases, case_ids, out_dir, t_start, code, config,
             n_jobs=n_jobs, backend=backend, progress=progress, max_tasks=max_tasks, address=address,
             local_cluster=local_cluster, wait_for_workers=wait_for_workers, max_retries=max_retries,
-            retry_errors=retry_errors,
+            retry_errors=retry_errors, allow_mixed_code=allow_mixed_code,
         )
 
 
 def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *, n_jobs, backend, progress,
-                  max_tasks, address, local_cluster, wait_for_workers, max_retries, retry_errors) -> SweepResult:
+                  max_tasks, address, local_cluster, wait_for_workers, max_retries, retry_errors,
+                  allow_mixed_code=False) -> SweepResult:
     name = experiment["name"]
     store = ResultStore(out_dir)
-    stored = store.done_ids()
-    done = store.done_ids(retry_errors=True) if retry_errors else stored
+    existing = store.load()
+    existing = existing[existing["case_id"].isin(set(case_ids))] if len(existing) else existing
+    stored = set(existing["case_id"]) if len(existing) else set()
+    done = (set(existing.loc[existing["status"] != "error", "case_id"]) if retry_errors and "status" in existing
+            else stored)
     n_retried_ids = len((stored - done) & set(case_ids))
     if store.moved_aside:
         log.warning("%s: %d unreadable store file(s) moved aside; their cases are run again", name, len(store.moved_aside))
@@ -283,6 +323,8 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
     if max_tasks is not None:
         tasks = tasks[:max_tasks]
     todo = [c for t in tasks for c in t]  # this call's cases; a retry runs those not stored yet
+    kept = existing[existing["case_id"].isin(done)] if len(existing) else existing  # records this run keeps
+    _check_resume(name, out_dir, kept, code["code_version"], len(todo), allow_mixed_code)
     n_retried = sum(c.case_id in stored for c in todo)
     context = {
         "paper": experiment.get("paper"),
@@ -343,6 +385,7 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
     result = SweepResult(df, out_dir, len(cases), n_pending, seconds, code["code_version"], n_retried)
     errors = result.n_errors
     info.update({
+        "code_versions": _versions(df),  # cases per code version (more than one: runner.allow_mixed_code)
         "status": "finished", "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(seconds, 3),
         "n_errors": errors,
         "peak_rss_bytes": {"driver": peak_rss(), "workers": max(worker_peaks.values(), default=None),
