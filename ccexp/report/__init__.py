@@ -29,7 +29,7 @@ if "matplotlib.pyplot" not in sys.modules:
     matplotlib.use("Agg")
 
 from ..runner.config import experiment_cases  # noqa: E402
-from ..runner.layout import CUSTOM_MARK, experiment_dir, latest_label  # noqa: E402
+from ..runner.layout import experiment_dir, latest_label, split_label  # noqa: E402
 from ..runner.store import ResultStore  # noqa: E402
 from ._files import REPORT_OUTPUTS, recover_report, replacing_report  # noqa: E402
 
@@ -42,7 +42,8 @@ REPORTS: dict[str, Callable[..., None]] = {}
 #: Experiment name -> the paper it reproduces (the module's ``PAPER``, the folder under ``experiments/``).
 PAPER_OF: dict[str, str] = {}
 # modules that are not a paper's report (shared helpers and the reproduction page)
-_NOT_PAPERS = {"common", "comparison", "reference", "reference_check", "reproduction", "tables", "tolerance"}
+_NOT_PAPERS = {"causes", "common", "comparison", "joined", "reference", "reference_check", "reproduction", "tables",
+               "tolerance"}
 for _info in pkgutil.iter_modules(__path__):
     if _info.name.startswith("_") or _info.name in _NOT_PAPERS:
         continue
@@ -137,15 +138,16 @@ def make_report(
             raise FileNotFoundError(f"no records under {Path(results_dir) / name}/<scale>/; run the experiment first "
                                     f"(python -m ccexp experiment={name})")
     out_dir = experiment_dir(results_dir, name, label)
+    label_scale, variant, custom = split_label(label)
     if scale is None:
-        scale = label.split(CUSTOM_MARK)[0]
-    if CUSTOM_MARK in label:
+        scale = label_scale
+    if custom is not None:
         filter_to_grid = False
     if records is None:
         records = read_records(out_dir)
     n_grid_instances = None
     if filter_to_grid:
-        _, cases = experiment_cases(name, scale)
+        _, cases = experiment_cases(name, scale, overrides=[f"experiment.variant={variant}"] if variant else ())
         ids = {c.case_id for c in cases}
         n_grid_instances = len({c.instance.instance_id for c in cases})
         before = len(records)

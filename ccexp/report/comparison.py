@@ -6,7 +6,7 @@ import math
 
 from .reference import reference_row
 from .tables import is_missing
-from .tolerance import _EPS, DIFFERS, NOT_RUN, OUTSIDE, REPRODUCED, WITHIN, judge
+from .tolerance import _EPS, DIFFERS, NOT_RUN, OUTSIDE, REPRODUCED, WITHIN, judge, se_of_difference
 
 
 def compare_row(
@@ -67,6 +67,8 @@ def compare_row(
         # no reference row, or a transformed value (a count as a percentage): its own half unit,
         # our 2 SE, no competitor cap (the transformed unit has none)
         h = float(half) if half is not None else (0.0 if is_missing(tolerance) else float(tolerance))
+        if ref is not None:  # the paper's runs count here too (a count's percentage has the count's paper_n)
+            sem_v = se_of_difference(sem_v, n_trials, ref.get("paper_n"), None)
         tol = h + 2.0 * sem_v
         if is_missing(ours):
             status = NOT_RUN
@@ -76,7 +78,8 @@ def compare_row(
             status = WITHIN if abs(diff) <= tol + _EPS else DIFFERS
     else:
         tol, status = judge(ref["kind"], paper, ours, decimals=ref["decimals"], sem=sem, cap=ref["cap"],
-                            rule=ref.get("rule", ""), claim_tolerance=ref["tolerance"])
+                            rule=ref.get("rule", ""), claim_tolerance=ref["tolerance"], n=n_trials,
+                            paper_n=ref.get("paper_n"), paper_sd=ref.get("paper_sd"))
     verdict_ = {REPRODUCED: WITHIN, WITHIN: WITHIN, DIFFERS: OUTSIDE}.get(status, status)
     return {
         "ref_id": ref_id,

@@ -112,8 +112,13 @@ def load_reference(paper: str, experiment: str | None = None) -> pd.DataFrame:
         ``ref_id`` (:func:`reference_id`), ``paper_id``, then the csv's
         columns: ``experiment, quantity``, the paper's coordinates (some of
         ``algorithm, versus, dataset, k, a, b, gamma``), ``value, decimals,
-        tolerance, kind, source, rule, expect, ci, check``; empty strings
-        where the csv has no value in a text column, NaN in a numeric one.
+        tolerance, kind, source, rule, expect, ci, check``, and the columns
+        of issue 28: ``paper_n`` (runs the paper averaged), ``paper_sd``
+        (their SD, where known), ``variant`` (the named variant whose run
+        judges the row; empty: the experiment's default), ``cause`` and
+        ``evidence`` (why a row that differs differs, see
+        :data:`~ccexp.report.tolerance.CAUSES`); empty strings where the csv
+        has no value in a text column, NaN in a numeric one.
         ``decimals`` is the precision the paper printed (the csv's column,
         else the decimals of the value as written there); ``tolerance`` of a
         number is half a unit of it (the first term of
@@ -133,15 +138,17 @@ def load_reference(paper: str, experiment: str | None = None) -> pd.DataFrame:
             f"reference numbers not found: {path} (set CCEXP_EXPERIMENTS_DIR to the folder that holds {paper}/reference.csv)"
         )
     check_reference(path)  # a bad cell, column or pin: one line naming the file and the row
-    text_cols = ("algorithm", "versus", "dataset", "quantity", "kind", "source", "ci", "check", "rule", "expect")
+    text_cols = ("algorithm", "versus", "dataset", "quantity", "kind", "source", "ci", "check", "rule", "expect",
+                 "variant", "cause", "evidence")
     raw = pd.read_csv(path, dtype=str, keep_default_na=False)
     ref = pd.read_csv(path, dtype={c: str for c in text_cols})
     for col in text_cols:
         if col not in ref:
             ref[col] = ""
         ref[col] = ref[col].fillna("")
-    if "tolerance" not in ref:
-        ref["tolerance"] = math.nan
+    for col in ("tolerance", "paper_n", "paper_sd"):
+        if col not in ref:
+            ref[col] = math.nan
     written = raw["decimals"] if "decimals" in raw else pd.Series([""] * len(raw))
     ref["decimals"] = [int(d) if str(d).strip() not in ("", "nan") else printed_decimals(v)
                        for d, v in zip(written, raw["value"])]

@@ -29,12 +29,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from .causes import parse_cause
+
 #: the columns :func:`ccexp.report.reference.load_reference` and its readers use
 KNOWN_COLUMNS = (
     "experiment", "quantity", "algorithm", "versus", "dataset", "k", "a", "b", "gamma", "value", "decimals",
     "tolerance", "kind", "source", "check", "rule", "expect", "ci",
     # the reproduction page's columns of issue 28 (read by the lead's tolerance and gate code)
-    "paper_n", "cause", "evidence", "variant",
+    "paper_n", "paper_sd", "cause", "evidence", "variant",
 )
 REQUIRED_COLUMNS = ("experiment", "quantity", "value", "kind", "source")
 #: the kinds of a reference row: a number printed in a table (approximate, exact, or derived from the
@@ -91,6 +93,24 @@ def _row_problem(row: dict) -> str | None:
     ci = row.get("ci", "").strip().lower()
     if ci not in ("", "yes", "no"):
         return f"ci {row['ci']!r} must be yes, no or empty"
+    paper_n = row.get("paper_n", "").strip()
+    if paper_n and (not re.fullmatch(r"[1-9]\d*", paper_n)):
+        return f"paper_n {paper_n!r} is not a number of runs >= 1 (the runs the paper averaged; empty if it does not say)"
+    paper_sd = row.get("paper_sd", "").strip()
+    if paper_sd:
+        sd = _number(paper_sd)
+        if sd is None or sd < 0 or not paper_n:
+            return f"paper_sd {paper_sd!r} must be a number >= 0, beside the paper_n it is the SD of"
+    try:
+        parse_cause(row.get("cause", ""))
+    except ValueError as err:
+        return str(err)
+    evidence = row.get("evidence", "").strip()
+    if evidence and not re.fullmatch(r"#[\w-]+", evidence):
+        return f"evidence {evidence!r} is not an anchor of the paper's README (#heading-slug)"
+    variant = row.get("variant", "").strip()
+    if variant and not re.fullmatch(r"[A-Za-z0-9_]+", variant):
+        return f"variant {variant!r} is not a variant name (letters, digits, underscores)"
     rule = row.get("rule", "").strip()
     if rule:
         name = rule.split(":", 1)[0].strip()

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,8 +29,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..runner.layout import PAPER_SCALE, experiment_dir, has_records, latest_label, scales_present
-from . import PAPER_OF, REPORTS, read_scale, recover_report
+from ..runner.layout import PAPER_SCALE, experiment_dir, has_records, scale_label, scales_present, split_label
+from . import PAPER_OF, REPORTS
 from .common import (
     DIFFERS,
     INDISTINGUISHABLE,
@@ -40,15 +39,15 @@ from .common import (
     STATUSES,
     TOLERANCE_RULE,
     WITHIN_TOLERANCE,
-    experiments_dir,
     fmt_number,
-    half_unit,
     is_missing,
     judge,
     load_reference,
     markdown_table,
     plus_minus,
 )
+from .causes import CAUSES, NEEDS_EVIDENCE, evidence_problem, parse_cause
+from .joined import COLUMNS, ExperimentRows, _readme, collect  # noqa: F401 (collect: the page's callers)
 
 #: ``expect`` pins of reference.csv (the status a ci-gated row must have at ``scale=ci``) and the
 #: status each names; an empty pin accepts reproduced or within tolerance.
@@ -68,10 +67,6 @@ PAPERS = {
     # not a paper: one benchmark across kinds of weak supervision (issue 15; no reference rows)
     "cross": "Beyond the papers: which kind of question, read by which algorithm (cross-supervision study)",
 }
-
-#: Columns that locate a number in the paper, shown as one "where" cell.
-_WHERE = ("algorithm", "versus", "dataset", "k", "a", "b", "gamma")
-
 
 def paper_decimals(value) -> int:
     """Decimals the paper printed ``value`` with (its shortest round-trip repr).
@@ -110,123 +105,43 @@ def _experiments_of(paper: str) -> list[str]:
     return [name for name in REPORTS if PAPER_OF.get(name) == paper]
 
 
-def _readme(paper: str) -> Path:
-    return experiments_dir() / paper / "README.md"
-
-
 def _rel(target: Path, start: Path) -> str:
     """A link from a file in ``start`` to ``target`` (forward slashes, for markdown)."""
     return Path(os.path.relpath(Path(target).resolve(), Path(start).resolve())).as_posix()
 
 
-@dataclass
-class ExperimentRows:
-    """One experiment's reference rows with our values and statuses."""
-
-    name: str
-    paper: str
-    scale: str | None  # None: no report under the results folder
-    code: str
-    rows: pd.DataFrame  # reference rows + ours, difference, verdict, status, note
-    folder: Path | None = None  # the scale folder read (results/<name>/<scale>/), None if no report
-
-
-def collect(name: str, results_dir: Path, scale: str | None = None) -> ExperimentRows:
-    """Join ``results_dir/name/<scale>/comparison.csv`` with the paper's reference rows of ``name``.
-
-    ``scale`` is the scale folder to read; default ``paper`` when it holds a
-    report, else the scale folder reported last.
-
-    Every reference row appears once: the first comparison row carrying its
-    ``ref_id`` gives ours (a report may add a derived row, e.g. a count as a
-    percentage, which the page shows but the status does not double count).
-    The status is decided here again by :func:`ccexp.report.common.judge`
-    from ours, our standard error and the reference row, so a page made
-    from an older ``comparison.csv`` (no ``ours_sem``) follows the same
-    rule; such a row is judged with SEM 0 and its note says the SEM is
-    unknown (the rerun gives it).
-    """
-    paper = PAPER_OF[name]
-    ref = load_reference(paper, name)
-    label = scale or latest_label(results_dir, name, prefer_paper=True, require="comparison.csv") or PAPER_SCALE
-    out = experiment_dir(results_dir, name, label)
-    recover_report(out)  # a report killed while it wrote: its old files, not a mix
-    path = out / "comparison.csv"
-    scale, code = None, ""
-    cmp = pd.DataFrame(columns=["ref_id", "quantity", "paper", "ours", "difference", "tolerance", "verdict", "note"])
-    if path.is_file():
-        scale = read_scale(out)
-        run = out / "run.json"
-        if run.is_file():
-            code = str(json.loads(run.read_text()).get("code_version") or "")
-        cmp = pd.read_csv(path)
-        if "ref_id" not in cmp:
-            raise ValueError(f"{path} has no ref_id column: regenerate it with python -m ccexp.report {name}")
-    has_sem = "ours_sem" in cmp
-    first = cmp.drop_duplicates("ref_id", keep="first").set_index("ref_id")
-    rows = []
-    for r in ref.to_dict("records"):
-        c = first.loc[r["ref_id"]] if r["ref_id"] in first.index else None
-        # the report's own paper value goes with its ours only for a transformed row (its quantity renamed,
-        # e.g. a count compared as a percentage); otherwise the reference's value, so a report written
-        # before the reference row changed is judged against the paper's number as it stands now
-        transformed = c is not None and str(c["quantity"]) != r["quantity"]
-        paper_value = c["paper"] if transformed else r["value"]
-        stale = (c is not None and not transformed and not is_missing(c["paper"])
-                 and not math.isclose(float(c["paper"]), float(r["value"])))
-        ours = math.nan if c is None or (str(c.get("verdict")) == NOT_RUN) else c["ours"]
-        sem = c.get("ours_sem") if c is not None and has_sem else math.nan
-        n_trials = c.get("n_trials") if c is not None and "n_trials" in cmp else math.nan
-        note = "" if c is None or is_missing(c.get("note")) else str(c["note"])
-        if transformed and r["kind"] != "claim" and not math.isclose(float(paper_value), float(r["value"])):
-            # a transformed value (a count as a percentage): the half unit scales with it, no competitor cap
-            scale_f = float(paper_value) / float(r["value"]) if float(r["value"]) else 1.0
-            h = abs(half_unit(r["decimals"]) * scale_f)
-            sem_v = 0.0 if is_missing(sem) else float(sem)
-            tolerance = h + 2 * sem_v
-            if is_missing(ours):
-                st = NOT_RUN
-            else:
-                diff = abs(float(ours) - float(paper_value))
-                st = REPRODUCED if diff <= h * (1 + 1e-9) else (WITHIN_TOLERANCE if diff <= tolerance + 1e-9 else DIFFERS)
-        else:
-            tolerance, st = judge(r["kind"], paper_value, ours, decimals=r["decimals"], sem=sem, cap=r["cap"],
-                                  rule=r.get("rule", ""), claim_tolerance=r["tolerance"])
-        if stale:
-            note = (note + "; " if note else "") + (f"report written against the paper value {fmt_number(c['paper'], 4)}, "
-                                                    "since corrected in reference.csv: regenerate it")
-        if c is not None and not has_sem and r["kind"] != "claim" and not is_missing(ours):
-            note = (note + "; " if note else "") + "SEM unknown (comparison.csv predates ours_sem): judged with SEM 0"
-        rows.append({
-            "ref_id": r["ref_id"],
-            "source": r["source"],
-            "quantity": r["quantity"] if c is None else c["quantity"],
-            "where": ", ".join(f"{k}={fmt_number(r[k], 4)}" if k not in ("algorithm", "versus", "dataset")
-                               else (f"vs {r[k]}" if k == "versus" else str(r[k]))
-                               for k in _WHERE if k in r and not is_missing(r[k]) and r[k] != ""),
-            "kind": r["kind"],
-            "paper": paper_value,
-            "ours": ours,
-            "ours_sem": sem,
-            "n_trials": n_trials,
-            "difference": math.nan if is_missing(ours) else float(ours) - float(paper_value),
-            "tolerance": tolerance,
-            "status": st,
-            "expect": r.get("expect", ""),
-            "ci": r["ci"],
-            "sem_known": bool(has_sem),
-            "note": note,
-        })
-    columns = ["ref_id", "source", "quantity", "where", "kind", "paper", "ours", "ours_sem", "n_trials", "difference",
-               "tolerance", "status", "expect", "ci", "sem_known", "note"]
-    # columns named, so an experiment without reference rows (cc_gaps) gives an empty, well-formed table
-    return ExperimentRows(name, paper, scale, code, pd.DataFrame(rows, columns=columns),
-                          out if scale is not None else None)
-
-
 def _counts(rows: pd.DataFrame) -> dict[str, int]:
     c = rows["status"].value_counts() if len(rows) else pd.Series(dtype=int)
     return {s: int(c.get(s, 0)) for s in STATUSES}
+
+
+#: The summary's columns for the causes of the rows that differ; "no cause" is what ``--check`` refuses.
+NO_CAUSE = "no cause"
+CAUSE_COLUMNS = (*CAUSES, NO_CAUSE)
+
+
+def _cause_counts(rows: pd.DataFrame) -> dict[str, int]:
+    """Rows that differ, per cause kind (``setup:<variant>`` counts as setup)."""
+    counts = {c: 0 for c in CAUSE_COLUMNS}
+    if len(rows):
+        for cause in rows.loc[rows["status"] == DIFFERS, "cause"]:
+            counts[parse_cause(cause)[0] or NO_CAUSE] += 1
+    return counts
+
+
+def _cause_cell(row: dict, readme: str) -> str:
+    """The page's cause cell of a row that differs: the cause, linked to its evidence; a setup's value too."""
+    if row["status"] != DIFFERS:
+        return ""
+    kind, variant = parse_cause(row["cause"])
+    if not kind:
+        return NO_CAUSE
+    ev = str(row.get("evidence") or "")
+    text = f"[{kind}]({readme}{ev})" if ev else kind
+    if kind == "setup":
+        text += (f" `{variant}`: {plus_minus(row['setup_ours'], row['setup_sem'], 3)} "
+                 f"({row['setup_status'] or NOT_RUN})")
+    return text
 
 
 def _figures(out: Path, page_dir: Path) -> str:
@@ -252,16 +167,28 @@ def _experiment_section(e: ExperimentRows, results_dir: Path, page_dir: Path) ->
                        f"{len(e.rows)} reference rows wait for it.", ""]
     links = [f"[report]({_rel(out / 'report.md', page_dir)})" if (out / "report.md").is_file() else "",
              f"[comparison]({_rel(out / 'comparison.md', page_dir)})", f"[why numbers differ]({readme})"]
+    causes = _cause_counts(e.rows)
+    why = (" (causes: " + ", ".join(f"{n} {c}" for c, n in causes.items() if n) + ")") if counts[DIFFERS] else ""
+    variants = sorted({v for v in e.rows["variant"] if v} | {parse_cause(c)[1] for c in e.rows["cause"] if parse_cause(c)[1]})
+    for v in variants:
+        folder = experiment_dir(results_dir, e.name, scale_label(split_label(e.scale)[0], variant=v))
+        if (folder / "comparison.md").is_file():
+            links.append(f"[variant `{v}`]({_rel(folder / 'comparison.md', page_dir)})")
     head += [f"Scale `{e.scale}`" + (f", code `{e.code}`" if e.code else "") + ": "
-             + ", ".join(f"{counts[s]} {s}" for s in STATUSES) + ". " + " · ".join(x for x in links if x), ""]
+             + ", ".join(f"{counts[s]} {s}" for s in STATUSES) + why + ". " + " · ".join(x for x in links if x), ""]
     if e.scale != "paper":
         head += [f"> Records at scale `{e.scale}`: fewer settings and trials than the paper's; "
                  "differences here say little about the paper (see the README for the paper-scale verdicts).", ""]
+    records = e.rows.to_dict("records")
     show = e.rows.assign(
-        status=[f"[{s}]({readme})" if s == DIFFERS else s for s in e.rows["status"]],
+        where=[w + (f" · variant `{v}`" if v else "") for w, v in zip(e.rows["where"], e.rows["variant"])],
+        status=[f"[{r['status']}]({readme}{r['evidence']})" if r["status"] == DIFFERS else r["status"] for r in records],
         ours=[plus_minus(m, se, 3) for m, se in zip(e.rows["ours"], e.rows["ours_sem"])],
         n_trials=[fmt_number(n) for n in e.rows["n_trials"]],
-    )[["source", "quantity", "where", "paper", "ours", "n_trials", "difference", "tolerance", "status"]]
+        paper_n=[fmt_number(n) if not is_missing(n) else "" for n in e.rows["paper_n"]],
+        cause=[_cause_cell(r, readme) for r in records],
+    )[["source", "quantity", "where", "paper", "paper_n", "ours", "n_trials", "difference", "tolerance", "status",
+       "cause"]]
     show = show.rename(columns={"ours": "ours (mean ± 2 SE)"})
     table = markdown_table(show, digits=3)
     if len(show) > 40:  # long tables fold so the page stays readable
@@ -296,8 +223,11 @@ def write_reproduction(results_dir: str | Path = "results", scale: str | None = 
         metrics[paper] = {}
         for e in exps:
             counts = _counts(e.rows)
-            metrics[paper][e.name] = {"scale": e.scale or "not run", **{s.replace(" ", "_"): n for s, n in counts.items()}}
-            summary.append([paper, e.name, e.scale or "–", *[counts[s] for s in STATUSES]])
+            causes = _cause_counts(e.rows)
+            metrics[paper][e.name] = {"scale": e.scale or "not run", **{s.replace(" ", "_"): n for s, n in counts.items()},
+                                      "causes": {c.replace(" ", "_"): n for c, n in causes.items()}}
+            summary.append([paper, e.name, e.scale or "–", *[counts[s] for s in STATUSES],
+                            *[causes[c] for c in CAUSE_COLUMNS]])
     lines = [
         "# Reproduction of the five papers",
         "",
@@ -308,13 +238,26 @@ def write_reproduction(results_dir: str | Path = "results", scale: str | None = 
         "",
         TOLERANCE_RULE,
         "",
-        "Our value is shown as mean ± 2 SE over trials (just the mean for a single run, a count or a claim); "
-        "a **differs** links to the paper's README, which gives the evidence; **not run** — the records do not "
-        "cover the row (another scale's grid, a dataset that is not public, or the experiment not run).",
+        "Our value is shown as mean ± 2 SE over trials (just the mean for a single run, a count or a claim), "
+        "beside `paper_n`, the runs the paper averaged; **not run** — the records do not cover the row (another "
+        "scale's grid, a dataset that is not public, or the experiment not run). A row marked `variant` is judged "
+        "against the run of that named variant (`experiment.variant=NAME`, the setup the authors' code ran), "
+        "not the paper's text.",
+        "",
+        "## Why a number differs",
+        "",
+        "Every row that differs carries a cause (reference.csv's `cause`, linked to its evidence in the paper's "
+        "README); `python -m ccexp.report all --check` fails on a row that differs with no cause, or whose "
+        "evidence points at nothing, or whose `setup` variant does not reproduce it:",
+        "",
+        *[f"- **{c}**: {text}" for c, text in CAUSES.items()],
         "",
         "## Summary",
         "",
-        markdown_table(summary, columns=["paper", "experiment", "scale", *STATUSES]),
+        "Counts of reference rows per status, then the rows that differ per cause.",
+        "",
+        markdown_table(summary, columns=["paper", "experiment", "scale", *STATUSES,
+                                         *[f"differs: {c}" for c in CAUSE_COLUMNS]]),
     ]
     for paper, exps in collected.items():
         lines += [f"## {PAPERS[paper]}", "",
@@ -324,6 +267,57 @@ def write_reproduction(results_dir: str | Path = "results", scale: str | None = 
     page.write_text("\n".join(lines), encoding="utf-8")
     (results_dir / "metrics.json").write_text(json.dumps(metrics, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return page
+
+
+def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> list[str]:
+    """What ``--check`` refuses in the causes of the paper-scale reports under ``results_dir``.
+
+    For every experiment with a ``paper`` report: a row that differs must
+    carry a cause (:data:`~ccexp.report.causes.CAUSES`); ``measured``,
+    ``setup`` and ``paper`` need an ``evidence`` anchor, and every anchor
+    given must exist in the paper's README; a ``setup:<variant>`` row must be
+    reproduced, within tolerance or indistinguishable in that variant's
+    committed run (``<results>/<experiment>/paper+<variant>/``); a cause that
+    does not parse is refused on any row.
+
+    Returns
+    -------
+    list of str
+        One line per problem, naming the experiment and the row.
+    """
+    results_dir = Path(results_dir)
+    problems = []
+    for name in names if names is not None else sorted(REPORTS):
+        paper = PAPER_OF[name]
+        if not (experiment_dir(results_dir, name, PAPER_SCALE) / "comparison.csv").is_file():
+            continue
+        readme = _readme(paper)
+        try:
+            rows = collect(name, results_dir, PAPER_SCALE).rows
+        except ValueError as err:  # a cause that does not parse
+            problems.append(f"{name}: {err}")
+            continue
+        for r in rows.to_dict("records"):
+            where = f"{name}: {r['ref_id']}"
+            kind, variant = parse_cause(r["cause"])
+            if r["status"] == DIFFERS and not kind:
+                problems.append(f"{where} differs and has no cause (reference.csv's cause: "
+                                f"{', '.join(CAUSES)}; see {readme.name})")
+                continue
+            if not kind:
+                continue
+            ev = r["evidence"]
+            if kind in NEEDS_EVIDENCE and not ev:
+                problems.append(f"{where}: cause {r['cause']!r} needs evidence=#anchor in {readme}")
+            why = evidence_problem(ev, readme)
+            if why:
+                problems.append(f"{where}: {why}")
+            if kind == "setup" and r["status"] == DIFFERS and r["setup_status"] not in (
+                    REPRODUCED, WITHIN_TOLERANCE, INDISTINGUISHABLE):
+                folder = experiment_dir(results_dir, name, scale_label(PAPER_SCALE, variant=variant))
+                problems.append(f"{where}: cause {r['cause']!r} but the variant's run at {folder} "
+                                f"{'does not have the row' if r['setup_status'] in ('', NOT_RUN) else 'gives ' + r['setup_status']}")
+    return problems
 
 
 @dataclass

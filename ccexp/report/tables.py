@@ -8,6 +8,7 @@ statistics and the others (:func:`ok_records`).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Sequence
 

@@ -32,26 +32,32 @@ STATUSES = (REPRODUCED, WITHIN_TOLERANCE, INDISTINGUISHABLE, DIFFERS, NOT_RUN)
 
 
 #: The tolerance rule, as the pages state it (``TOLERANCE_RULE`` is printed at the top of
-#: REPRODUCTION.md and quoted in every paper's README; :func:`judge` is its code).
+#: REPRODUCTION.md, which every paper's README links to; :func:`judge` is its code).
 TOLERANCE_RULE = (
-    "A number is compared with the paper's at the precision the paper printed it. "
-    "**Tolerance** = half a unit of the paper's last printed digit + 2 × the standard error of our mean "
-    "over trials (a 95% interval for our sampling error; a single trial or a deterministic run counts as SE 0, "
-    "so the rule never widens on a guess), but never wider than the distance from the "
-    "paper's value to the nearest *different* value another method has in the same cell group "
-    "(same table, quantity, dataset and setting; a method the paper prints with the same value cannot "
-    "be told apart by the paper either, so it does not narrow the tolerance to zero). "
+    "A number is compared with the paper's at the precision the paper printed it, and with the sampling "
+    "error of *both* sides. **Standard error of the difference** (SE): our standard deviation over trials "
+    "× sqrt(1/n_ours + 1/paper_n), where `paper_n` is the number of runs the paper averaged, as the paper "
+    "states it (reference.csv's `paper_n`; a paper value that is one run has paper_n = 1); where the paper "
+    "or its authors' data give their own standard deviation (`paper_sd`), sqrt(SE_ours² + paper_sd²/paper_n); "
+    "where the paper states no number of runs, our standard error alone. A single run of ours, or trials "
+    "that all agree, count as SD 0: a procedure that makes a random choice (an item order, an "
+    "initialisation, a seed) always runs as trials, so its spread is measured, never assumed. "
+    "**Tolerance** = half a unit of the paper's last printed digit + 2 × SE, but never reaching the nearest "
+    "*different* value another method has in the same cell group (same table, quantity, dataset and "
+    "setting): the bound there is strict, since ours at a competitor's value cannot tell the two apart "
+    "(a method the paper prints with the same value does not narrow the tolerance to zero). "
+    "**The statuses are decided in this order**, the first that applies: "
+    "**not run**: the records do not cover the row; "
+    "a claim (kind `claim`) is **reproduced** when it holds as its check text reads it (within the claim's "
+    "own threshold where its check measures a share), else **differs**; "
+    "a row with a `rule` is decided by it (`at_most`: **reproduced** when ours ≤ the paper's value + half a "
+    "unit, for a ceiling the paper states, else **differs**); "
+    "**indistinguishable**: 2 × SE (the same standard error of the difference) reaches the nearest other "
+    "method's value and |ours − paper| ≤ half a unit + 2 × SE, so neither run can tell this method's number "
+    "from that one (counted neither as reproduced nor as differs); "
     "**reproduced**: ours rounded to the paper's printed decimals equals the paper's value; "
-    "**within tolerance**: not equal, but |ours − paper| ≤ tolerance; "
-    "**indistinguishable**: 2 × our standard error alone reaches the nearest other method's value, so our "
-    "run cannot tell this method's number from that one (counted neither as reproduced nor as differs; "
-    "a row whose |ours − paper| exceeds even half a unit + 2 SE still differs); "
-    "**differs**: outside the tolerance; **not run**: the records do not cover the row. "
-    "A claim (kind `claim`) is reproduced when it holds as its check text reads it, else differs. "
-    "A row that needs another rule names it in `rule` with its reason (`at_most`: ours ≤ the paper's "
-    "value, for a ceiling the paper states; `two_sample`: the reference value is itself a mean of N runs, "
-    "the authors' stored curves, so 2 × the standard error of the difference of the two means replaces "
-    "2 × our standard error)."
+    "**within tolerance**: |ours − paper| ≤ the tolerance (strictly less where the competitor's value "
+    "bounds it); **differs**: all else."
 )
 
 # Comparisons of floats against a tolerance: a difference that equals the
@@ -72,8 +78,69 @@ def half_unit(decimals) -> float:
     return 0.5 * 10.0 ** -int(decimals)
 
 
-def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: str = "", claim_tolerance=None) -> tuple[float, str]:
+def se_of_difference(sem=None, n=None, paper_n=None, paper_sd=None) -> float:
+    """Standard error of ``ours - paper``, both being means of runs (:data:`TOLERANCE_RULE`).
+
+    Parameters
+    ----------
+    sem : float, optional
+        Standard error of our mean (missing: 0).
+    n : int, optional
+        Our number of trials; with ``sem`` it gives our SD, ``sem * sqrt(n)``.
+    paper_n : int, optional
+        Runs the paper averaged (missing: the paper's value is taken as exact
+        and the SE is ours alone).
+    paper_sd : float, optional
+        The paper's (or its authors' data's) own standard deviation over its
+        runs; missing: ours stands in for it.
+
+    Returns
+    -------
+    float
+        ``sqrt(sem**2 + sd_paper**2 / paper_n)``, i.e. our SD × sqrt(1/n + 1/paper_n)
+        when ``paper_sd`` is missing.
+
+    Raises
+    ------
+    ValueError
+        If ``paper_n`` is below 1, or our SD is needed but ``n`` is missing
+        while ``sem`` is positive.
+
+    Examples
+    --------
+    A one-run paper value against our 10 trials with SD 1 (SE 0.316):
+
+    >>> round(se_of_difference(1 / 10**0.5, 10, paper_n=1), 4)
+    1.0488
+    >>> round(se_of_difference(1 / 10**0.5, 10, paper_n=10), 4)
+    0.4472
+    >>> se_of_difference(0.2, 10), se_of_difference(0.0, 1, paper_n=1)
+    (0.2, 0.0)
+    """
+    sem_v = 0.0 if is_missing(sem) else float(sem)
+    if is_missing(paper_n):
+        return sem_v
+    pn = float(paper_n)
+    if pn < 1:
+        raise ValueError(f"paper_n must be a number of runs >= 1, got {paper_n!r}")
+    if not is_missing(paper_sd):
+        sd_paper = float(paper_sd)
+    elif sem_v == 0.0:
+        sd_paper = 0.0
+    elif is_missing(n):
+        raise ValueError("n (our number of trials) is needed to turn our SE into an SD when paper_n is given")
+    else:
+        sd_paper = sem_v * math.sqrt(float(n))
+    return math.sqrt(sem_v**2 + sd_paper**2 / pn)
+
+
+def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: str = "", claim_tolerance=None,
+          n=None, paper_n=None, paper_sd=None) -> tuple[float, str]:
     """The tolerance and status of one compared number under :data:`TOLERANCE_RULE`.
+
+    The statuses are decided in the rule's stated order: not run, a claim,
+    a row's own ``rule``, indistinguishable, reproduced, within tolerance,
+    differs.
 
     Parameters
     ----------
@@ -89,17 +156,20 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
         deterministic run or a count).
     cap : float, optional
         Distance from ``paper`` to the nearest different value another
-        method has in the same cell group (missing: no competitor).
+        method has in the same cell group (missing: no competitor).  Ours
+        must stay strictly nearer than this.
     rule : str
         ``""`` for the written rule; ``"at_most: <reason>"`` for a ceiling
-        (ours ≤ paper + half a unit); ``"two_sample: sd=S n=N <reason>"``
-        when the reference value is itself a mean of N runs with standard
-        deviation S (the authors' stored runs): 2 SE of the difference of
-        the two means, sqrt(SE_ours² + S²/N), replaces 2 SE of ours.
+        (ours ≤ paper + half a unit); ``"two_sample: sd=S n=N <reason>"``,
+        the older spelling of ``paper_sd=S, paper_n=N``.
     claim_tolerance : float, optional
         A claim whose check measures a share or a ratio (not a 1/0) holds
         when ``|ours - paper| <= claim_tolerance``, the threshold its check
         text states (reference.csv's ``tolerance`` of a claim row).
+    n : int, optional
+        Our number of trials (needed with ``paper_n``, see :func:`se_of_difference`).
+    paper_n, paper_sd : optional
+        The paper's number of runs and, where known, their SD.
 
     Returns
     -------
@@ -115,55 +185,61 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
     >>> judge("approx", 8, 7.96, decimals=1, sem=0.0)[1]
     'reproduced'
 
+    A one-run paper value (paper_n = 1) against 10 trials of SD 1:
+
+    >>> tol, st = judge("approx", 10.0, 11.5, decimals=1, sem=1 / 10**0.5, n=10, paper_n=1)
+    >>> round(tol, 3), st
+    (2.148, 'within tolerance')
+
     Our spread alone reaches a competitor 0.3 away:
 
     >>> judge("approx", 2.15, 2.0, decimals=2, sem=0.2, cap=0.3)
     (0.3, 'indistinguishable')
     """
-    sem_v = 0.0 if is_missing(sem) else float(sem)
     if kind == "claim":
-        if is_missing(ours):
-            return (0.0 if is_missing(claim_tolerance) else float(claim_tolerance)), NOT_RUN
         t = 0.0 if is_missing(claim_tolerance) else float(claim_tolerance)
+        if is_missing(ours):
+            return t, NOT_RUN
         return t, REPRODUCED if abs(float(ours) - float(paper)) <= t + 1e-12 else DIFFERS
+    kind_of_rule = (rule or "").split(":", 1)[0].strip()
+    if kind_of_rule == "two_sample":
+        sd_rule, n_rule = _two_sample(rule)
+        paper_sd = sd_rule if is_missing(paper_sd) else paper_sd
+        paper_n = n_rule if is_missing(paper_n) else paper_n
+    elif kind_of_rule not in ("", "at_most"):
+        raise ValueError(f"rule {rule!r}: unknown rule (valid: '', 'at_most: <reason>', 'two_sample: sd=S n=N <reason>')")
     d = 0 if is_missing(decimals) else int(decimals)
     half = half_unit(d)
-    raw = half + 2.0 * sem_v
+    se = se_of_difference(sem, n, paper_n, paper_sd)
+    raw = half + 2.0 * se
     cap_v = math.inf if is_missing(cap) else float(cap)
+    capped = cap_v <= raw
     tol = min(raw, cap_v)
     if is_missing(ours):
         return tol, NOT_RUN
     ours_v, paper_v = float(ours), float(paper)
     diff = abs(ours_v - paper_v)
-    kind_of_rule = (rule or "").split(":", 1)[0].strip()
     if kind_of_rule == "at_most":
         return half, (REPRODUCED if ours_v <= paper_v + half * (1 + 1e-9) else DIFFERS)
-    if kind_of_rule == "two_sample":
-        # the reference value is itself a mean of n runs (the authors' stored
-        # curves): 2 SE of the *difference* of two means replaces 2 SE of ours
-        ref_sem = _two_sample_sem(rule)
-        raw = half + 2.0 * math.sqrt(sem_v**2 + ref_sem**2)
-        tol = min(raw, cap_v)
-        sem_v = math.sqrt(sem_v**2 + ref_sem**2)
-    elif kind_of_rule:
-        raise ValueError(f"rule {rule!r}: unknown rule (valid: '', 'at_most: <reason>', 'two_sample: sd=S n=N <reason>')")
-    if 2.0 * sem_v >= cap_v - _EPS and diff <= raw + _EPS:
+    if 2.0 * se >= cap_v - _EPS and diff <= raw + _EPS:
         return tol, INDISTINGUISHABLE
     if round(ours_v, d) == round(paper_v, d) or math.isclose(round(ours_v, d), round(paper_v, d), abs_tol=half * 1e-6):
         return tol, REPRODUCED
-    return tol, (WITHIN if diff <= tol + _EPS else DIFFERS)
+    # where the competitor's value bounds the tolerance, ours must stay strictly nearer than it
+    within = diff < cap_v - _EPS if capped else diff <= tol + _EPS
+    return tol, (WITHIN if within else DIFFERS)
 
 
-def _two_sample_sem(rule: str) -> float:
-    """The reference's own SE, ``sd / sqrt(n)``, from a ``two_sample: sd=S n=N ...`` rule.
+def _two_sample(rule: str) -> tuple[float, int]:
+    """The reference's own SD and number of runs from a ``two_sample: sd=S n=N ...`` rule.
 
-    >>> round(_two_sample_sem("two_sample: sd=0.04 n=8 (their runs)"), 4)
-    0.0141
+    >>> _two_sample("two_sample: sd=0.04 n=8 (their runs)")
+    (0.04, 8)
     """
     m = re.search(r"sd=([0-9.eE+-]+)\s+n=(\d+)", rule)
     if m is None or int(m.group(2)) < 1:
         raise ValueError(f"rule {rule!r}: a two_sample rule needs 'sd=S n=N'")
-    return float(m.group(1)) / math.sqrt(int(m.group(2)))
+    return float(m.group(1)), int(m.group(2))
 
 
 def sem_of(values) -> tuple[float, int]:

@@ -39,6 +39,7 @@ from .execute import RECORD_OPTIONS
 from .grid import Case, expand, flatten
 from .layout import scale_label
 from .seeding import stable_hash
+from .variants import not_overridden, variant_of, with_variant
 
 
 def with_algorithm_choice(overrides) -> list[str]:
@@ -150,6 +151,11 @@ def parse_overrides(overrides) -> list[UserOverride]:
     return out
 
 
+def _user_keys(overrides) -> set[str]:
+    """The ``experiment.<key>`` paths the user's overrides set (a named variant leaves them alone)."""
+    return {o.rest for o in parse_overrides(overrides) if o.group == "experiment" and o.rest}
+
+
 # ----------------------------------------------------------------------------- scale
 
 
@@ -177,6 +183,13 @@ def apply_scale(experiment: DictConfig, overrides: list[str] | None = None) -> d
         preset = OmegaConf.to_container(preset, resolve=True)
     with_preset = OmegaConf.merge(base, preset)
     with_preset.pop("presets", None)
+    variant, declared = variant_of(experiment, name)
+    if variant is not None and scale in (declared.get("presets") or {}):
+        # the variant's own grid at this scale (a smaller dataset list of its datasets), after the scale's
+        scaled = OmegaConf.select(experiment, f"variants.{variant}.presets.{scale}")
+        scaled = OmegaConf.to_container(scaled, resolve=True) if isinstance(scaled, DictConfig) else (scaled or {})
+        with_preset = OmegaConf.merge(with_preset, not_overridden(scaled, _user_keys(overrides)))
+    with_preset.pop("variants", None)
     for o in parse_overrides(overrides):
         if o.group != "experiment" or not o.rest or o.rest == "scale" or o.rest.startswith("presets"):
             continue
@@ -446,12 +459,13 @@ def check_options(cfg: DictConfig, experiment: dict) -> dict:
 
 
 def _fingerprint(experiment: dict, dataset: dict, oracle: dict, algorithms: dict) -> str:
-    exp = {k: v for k, v in experiment.items() if k not in ("scale", "presets")}
+    exp = {k: v for k, v in experiment.items() if k not in ("scale", "presets", "variants")}
     return stable_hash({"experiment": exp, "dataset": dataset, "oracle": oracle, "algorithms": algorithms}, length=8)
 
 
 def _resolve(cfg: DictConfig, overrides) -> tuple[dict, dict, dict, dict]:
     ovs = parse_overrides(overrides)
+    cfg = with_variant(cfg, _user_keys(overrides))
     experiment = apply_scale(cfg.experiment, overrides)
     dataset = _check_group_overrides("dataset", cfg, experiment, ovs)
     oracle = _check_group_overrides("oracle", cfg, experiment, ovs)
@@ -477,6 +491,7 @@ def resolve_run(cfg: DictConfig, overrides: list[str] | tuple[str, ...] = ()) ->
         raise ConfigError(f"choose an experiment: python -m ccexp experiment=NAME; available experiments: "
                           f"{', '.join(list_options('experiment'))}")
     overrides = list(overrides or ())
+    cfg = with_variant(cfg, _user_keys(overrides))
     experiment, dataset, oracle, ovs = _resolve(cfg, overrides)
     options = check_options(cfg, experiment)
     names = experiment["algorithms"]
@@ -490,15 +505,16 @@ def resolve_run(cfg: DictConfig, overrides: list[str] | tuple[str, ...] = ()) ->
     spec_scale = experiment.get("scale", "paper")
     fingerprint = _fingerprint(experiment, dataset, oracle, algorithms)
     user_grid = [o for o in ovs if o.group in ("experiment", "dataset", "oracle", "algorithm")
-                 and o.key not in ("experiment", "experiment.scale")]
-    label = scale_label(spec_scale)
+                 and o.key not in ("experiment", "experiment.scale", "experiment.variant")]
+    variant = experiment.get("variant")
+    label = scale_label(spec_scale, variant=variant)
     if user_grid:
-        preset = [o.text for o in ovs if o.group == "experiment" and o.rest in ("", "scale")]
+        preset = [o.text for o in ovs if o.group == "experiment" and o.rest in ("", "scale", "variant")]
         pcfg = compose_config(preset)
         p_exp, p_ds, p_orc, _ = _resolve(pcfg, preset)
-        p_alg = _algorithm_params(pcfg, p_exp, [])
+        p_alg = _algorithm_params(with_variant(pcfg, _user_keys(preset)), p_exp, [])
         if _fingerprint(p_exp, p_ds, p_orc, p_alg) != fingerprint:
-            label = scale_label(spec_scale, fingerprint)
+            label = scale_label(spec_scale, fingerprint, variant=variant)
     spec = RunSpec(experiment, dataset, oracle, algorithms, spec_scale, label, fingerprint, options)
     # unknown keys of the base configs and of every swept dataset / oracle are refused before any case runs
     checked = set()

@@ -18,8 +18,12 @@ PAPER_SCALE = "paper"
 CUSTOM_MARK = "+custom-"
 
 
-def scale_label(scale: str, custom_hash: str | None = None) -> str:
-    """The folder name of a scale: ``scale``, or ``scale+custom-<hash>`` for a changed grid.
+def scale_label(scale: str, custom_hash: str | None = None, variant: str | None = None) -> str:
+    """The folder name of a scale: ``scale``, ``scale+<variant>``, and ``+custom-<hash>`` for a changed grid.
+
+    A named variant (``experiment.variant``, a setup the authors ran other
+    than the paper's text) is a preset of its own: ``paper+authors`` is
+    committed beside ``paper``.
 
     Examples
     --------
@@ -27,21 +31,39 @@ def scale_label(scale: str, custom_hash: str | None = None) -> str:
     'ci'
     >>> scale_label("quick", "0123abcd")
     'quick+custom-0123abcd'
+    >>> scale_label("paper", variant="authors"), scale_label("ci", "0123abcd", variant="authors")
+    ('paper+authors', 'ci+authors+custom-0123abcd')
     """
-    if not isinstance(scale, str) or not scale or "/" in scale or "\\" in scale or scale.startswith("."):
+    if not isinstance(scale, str) or not scale or "/" in scale or "\\" in scale or scale.startswith(".") or "+" in scale:
         raise ValueError(f"scale must be a plain folder name, got {scale!r}")
-    return scale if custom_hash is None else f"{scale}{CUSTOM_MARK}{custom_hash}"
+    label = scale
+    if variant:
+        if not isinstance(variant, str) or not variant.replace("_", "").isalnum():
+            raise ValueError(f"variant must be a name of letters, digits and underscores, got {variant!r}")
+        label += f"+{variant}"
+    return label if custom_hash is None else f"{label}{CUSTOM_MARK}{custom_hash}"
+
+
+def split_label(label: str) -> tuple[str, str | None, str | None]:
+    """``(scale, variant, custom_hash)`` of a folder name made by :func:`scale_label`.
+
+    >>> split_label("paper+authors"), split_label("ci+custom-0123abcd"), split_label("paper")
+    (('paper', 'authors', None), ('ci', None, '0123abcd'), ('paper', None, None))
+    """
+    rest, _, custom = label.partition(CUSTOM_MARK)
+    scale, _, variant = rest.partition("+")
+    return scale, (variant or None), (custom or None)
 
 
 def check_label(label: str) -> str:
-    """``label`` if it is a scale folder name (``ci``, ``paper+custom-0123abcd``); else ``ValueError``.
+    """``label`` if it is a scale folder name (``ci``, ``paper+authors``, ``paper+custom-0123abcd``); else ``ValueError``.
 
-    >>> check_label("ci+custom-0123abcd")
-    'ci+custom-0123abcd'
+    >>> check_label("ci+custom-0123abcd"), check_label("paper+authors")
+    ('ci+custom-0123abcd', 'paper+authors')
     """
-    scale, _, custom = str(label).partition(CUSTOM_MARK)
-    scale_label(scale)
-    if "/" in custom or "\\" in custom or custom.startswith("."):
+    scale, variant, custom = split_label(str(label))
+    scale_label(scale, variant=variant)
+    if custom is not None and ("/" in custom or "\\" in custom or custom.startswith(".")):
         raise ValueError(f"scale must be a plain folder name, got {label!r}")
     return label
 
@@ -108,3 +130,9 @@ def latest_label(results: str | Path, name: str, prefer_paper: bool = False, req
         return stamp.stat().st_mtime if stamp.exists() else folder.stat().st_mtime
 
     return max(labels, key=written)
+
+
+def variant_labels(results: str | Path, name: str, scale: str) -> list[str]:
+    """The named-variant folders of ``name`` at ``scale`` (``paper+authors``, ...), sorted; no custom ones."""
+    return sorted(label for label in scales_present(results, name)
+                  if split_label(label)[0] == scale and split_label(label)[1] and not split_label(label)[2])

@@ -1,0 +1,185 @@
+"""One experiment's reference rows joined with our comparison, judged by the rule: :func:`collect`.
+
+The reproduction page (:mod:`ccexp.report.reproduction`) and its CI gate read
+these rows: each reference row of ``experiments/<paper>/reference.csv`` with
+ours from the experiment's ``comparison.csv`` (or, for a row with a
+``variant``, from that named variant's folder), the tolerance and status of
+:func:`~ccexp.report.tolerance.judge`, and the row's cause.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ..runner.layout import PAPER_SCALE, experiment_dir, latest_label, scale_label, split_label
+from . import PAPER_OF, read_scale, recover_report
+from .causes import parse_cause
+from .common import (DIFFERS, NOT_RUN, REPRODUCED, WITHIN_TOLERANCE, experiments_dir, fmt_number, half_unit,
+                     is_missing, judge, load_reference)
+from .tolerance import se_of_difference
+
+#: Columns that locate a number in the paper, shown as one "where" cell.
+_WHERE = ("algorithm", "versus", "dataset", "k", "a", "b", "gamma")
+
+
+
+def _readme(paper: str) -> Path:
+    return experiments_dir() / paper / "README.md"
+
+
+@dataclass
+class ExperimentRows:
+    """One experiment's reference rows with our values and statuses."""
+
+    name: str
+    paper: str
+    scale: str | None  # None: no report under the results folder
+    code: str
+    rows: pd.DataFrame  # reference rows + ours, difference, verdict, status, note
+    folder: Path | None = None  # the scale folder read (results/<name>/<scale>/), None if no report
+
+
+def _comparison_at(results_dir: Path, name: str, label: str) -> tuple[pd.DataFrame | None, str | None, str]:
+    """``(comparison rows by ref_id, scale, code)`` of one scale folder; ``(None, None, "")`` when it has none."""
+    out = experiment_dir(results_dir, name, label)
+    recover_report(out)  # a report killed while it wrote: its old files, not a mix
+    path = out / "comparison.csv"
+    if not path.is_file():
+        return None, None, ""
+    code = ""
+    run = out / "run.json"
+    if run.is_file():
+        code = str(json.loads(run.read_text()).get("code_version") or "")
+    cmp = pd.read_csv(path)
+    if "ref_id" not in cmp:
+        raise ValueError(f"{path} has no ref_id column: regenerate it with python -m ccexp.report {name}")
+    if "ours_sem" not in cmp:
+        cmp["ours_sem"] = math.nan
+        cmp.attrs["sem_unknown"] = True
+    if "n_trials" not in cmp:
+        cmp["n_trials"] = math.nan
+    return cmp.drop_duplicates("ref_id", keep="first").set_index("ref_id"), read_scale(out), code
+
+
+def _judge_row(r: dict, c) -> dict:
+    """Ours for reference row ``r`` from comparison row ``c`` (None: not run), judged by the rule."""
+    # the report's own paper value goes with its ours only for a transformed row (its quantity renamed,
+    # e.g. a count compared as a percentage); otherwise the reference's value, so a report written
+    # before the reference row changed is judged against the paper's number as it stands now
+    transformed = c is not None and str(c["quantity"]) != r["quantity"]
+    paper_value = c["paper"] if transformed else r["value"]
+    ours = math.nan if c is None or (str(c.get("verdict")) == NOT_RUN) else c["ours"]
+    sem = math.nan if c is None else c.get("ours_sem")
+    n_trials = math.nan if c is None else c.get("n_trials")
+    if transformed and r["kind"] != "claim" and not math.isclose(float(paper_value), float(r["value"])):
+        # a transformed value (a count as a percentage): the half unit scales with it, no competitor cap
+        scale_f = float(paper_value) / float(r["value"]) if float(r["value"]) else 1.0
+        h = abs(half_unit(r["decimals"]) * scale_f)
+        tolerance = h + 2 * se_of_difference(sem, n_trials, r.get("paper_n"), None)
+        if is_missing(ours):
+            st = NOT_RUN
+        else:
+            diff = abs(float(ours) - float(paper_value))
+            st = REPRODUCED if diff <= h * (1 + 1e-9) else (WITHIN_TOLERANCE if diff <= tolerance + 1e-9 else DIFFERS)
+    else:
+        tolerance, st = judge(r["kind"], paper_value, ours, decimals=r["decimals"], sem=sem, cap=r["cap"],
+                              rule=r.get("rule", ""), claim_tolerance=r["tolerance"], n=n_trials,
+                              paper_n=r.get("paper_n"), paper_sd=r.get("paper_sd"))
+    return {"transformed": transformed, "paper": paper_value, "ours": ours, "ours_sem": sem, "n_trials": n_trials,
+            "tolerance": tolerance, "status": st}
+
+
+def collect(name: str, results_dir: Path, scale: str | None = None) -> ExperimentRows:
+    """Join ``results_dir/name/<scale>/comparison.csv`` with the paper's reference rows of ``name``.
+
+    ``scale`` is the scale folder to read; default ``paper`` when it holds a
+    report, else the scale folder reported last.  A reference row with a
+    ``variant`` is read from that named variant's folder of the same scale
+    (``<scale>+<variant>``); a row whose cause is ``setup:<variant>`` also
+    gets that variant's value and status (``setup_ours``, ``setup_status``),
+    so the page shows both.
+
+    Every reference row appears once: the first comparison row carrying its
+    ``ref_id`` gives ours (a report may add a derived row, e.g. a count as a
+    percentage, which the page shows but the status does not double count).
+    The status is decided here again by :func:`ccexp.report.common.judge`
+    from ours, our standard error, our number of trials and the reference
+    row (its ``paper_n``), so a page made from an older ``comparison.csv``
+    follows the same rule; a row without ``ours_sem`` is judged with SEM 0
+    and its note says the SEM is unknown (the rerun gives it).
+    """
+    paper = PAPER_OF[name]
+    ref = load_reference(paper, name)
+    label = scale or latest_label(results_dir, name, prefer_paper=True, require="comparison.csv") or PAPER_SCALE
+    base_scale = split_label(label)[0]
+    cache: dict[str, tuple] = {}
+
+    def at(variant: str):
+        lab = label if not variant else scale_label(base_scale, variant=variant)
+        if lab not in cache:
+            cache[lab] = _comparison_at(results_dir, name, lab)
+        return cache[lab]
+
+    first, scale_read, code = at("")
+    rows = []
+    for r in ref.to_dict("records"):
+        variant = r.get("variant", "") or ""
+        cmp, _, _ = at(variant)
+        c = cmp.loc[r["ref_id"]] if cmp is not None and r["ref_id"] in cmp.index else None
+        j = _judge_row(r, c)
+        note = "" if c is None or is_missing(c.get("note")) else str(c["note"])
+        stale = (c is not None and not j["transformed"] and not is_missing(c["paper"])
+                 and not math.isclose(float(c["paper"]), float(r["value"])))
+        if stale:
+            note = (note + "; " if note else "") + (f"report written against the paper value {fmt_number(c['paper'], 4)}, "
+                                                    "since corrected in reference.csv: regenerate it")
+        if c is not None and cmp.attrs.get("sem_unknown") and r["kind"] != "claim" and not is_missing(j["ours"]):
+            note = (note + "; " if note else "") + "SEM unknown (comparison.csv predates ours_sem): judged with SEM 0"
+        cause_kind, setup_variant = parse_cause(r.get("cause", ""))
+        setup = {"ours": math.nan, "ours_sem": math.nan, "status": ""}
+        if setup_variant:
+            s_cmp, _, _ = at(setup_variant)
+            s_c = s_cmp.loc[r["ref_id"]] if s_cmp is not None and r["ref_id"] in s_cmp.index else None
+            setup = _judge_row(r, s_c)
+        rows.append({
+            "ref_id": r["ref_id"],
+            "source": r["source"],
+            "quantity": r["quantity"] if c is None else c["quantity"],
+            "where": ", ".join(f"{k}={fmt_number(r[k], 4)}" if k not in ("algorithm", "versus", "dataset")
+                               else (f"vs {r[k]}" if k == "versus" else str(r[k]))
+                               for k in _WHERE if k in r and not is_missing(r[k]) and r[k] != ""),
+            "kind": r["kind"],
+            "variant": variant,
+            "paper": j["paper"],
+            "paper_n": r.get("paper_n", math.nan),
+            "ours": j["ours"],
+            "ours_sem": j["ours_sem"],
+            "n_trials": j["n_trials"],
+            "difference": math.nan if is_missing(j["ours"]) else float(j["ours"]) - float(j["paper"]),
+            "tolerance": j["tolerance"],
+            "status": j["status"],
+            "cause": r.get("cause", "") or "",
+            "evidence": r.get("evidence", "") or "",
+            "setup_ours": setup["ours"],
+            "setup_sem": setup["ours_sem"],
+            "setup_status": setup["status"],
+            "expect": r.get("expect", ""),
+            "ci": r["ci"],
+            "sem_known": not (cmp is not None and cmp.attrs.get("sem_unknown")),
+            "note": note,
+        })
+    # columns named, so an experiment without reference rows (cc_gaps) gives an empty, well-formed table
+    out = experiment_dir(results_dir, name, label)
+    return ExperimentRows(name, paper, scale_read, code, pd.DataFrame(rows, columns=COLUMNS),
+                          out if scale_read is not None else None)
+
+
+#: The columns of :attr:`ExperimentRows.rows`.
+COLUMNS = ["ref_id", "source", "quantity", "where", "kind", "variant", "paper", "paper_n", "ours", "ours_sem",
+           "n_trials", "difference", "tolerance", "status", "cause", "evidence", "setup_ours", "setup_sem",
+           "setup_status", "expect", "ci", "sem_known", "note"]
