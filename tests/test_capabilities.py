@@ -111,6 +111,42 @@ def test_every_algorithm_fits_every_kind_it_reads(name, kind):
     np.testing.assert_array_equal(labels[0], labels[1], err_msg=f"{name} on {kind}: same seed, different labels")
 
 
+def _permuted(problem: Problem, perm: np.ndarray) -> Problem:
+    """``problem`` with item ``perm[i]`` renamed ``i`` (the items presented in another order)."""
+    if problem.clusterings is not None:
+        return Problem(n_items=problem.n_items, clusterings=problem.clusterings[:, perm], meta=problem.meta)
+    raise NotImplementedError("permuting this kind of problem: extend _permuted for the new deterministic reader")
+
+
+def _deterministic_cases():
+    for name in ALGORITHMS.names():
+        cls = ALGORITHMS.get(name)
+        if getattr(cls, "deterministic", False):
+            for kind in cls.reads:
+                yield pytest.param(name, kind, id=f"{name}-{kind}")
+
+
+@pytest.mark.parametrize("name, kind", list(_deterministic_cases()))
+def test_a_deterministic_algorithm_ignores_the_seed_and_the_order_of_the_items(name, kind):
+    # issue 28: SE 0 stays only where a test shows that the result depends on neither
+    problem = _problem(kind, features=ALGORITHMS.get(name).needs_features)
+    labels = ALGORITHMS.get(name)(random_state=0).fit_problem(problem).labels_
+    assert np.array_equal(ALGORITHMS.get(name)(random_state=12345).fit_problem(problem).labels_, labels)
+    for seed in range(3):
+        perm = np.random.default_rng(seed).permutation(problem.n_items)
+        shuffled = ALGORITHMS.get(name)(random_state=0).fit_problem(_permuted(problem, perm)).labels_
+        back = np.empty_like(shuffled)
+        back[perm] = shuffled
+        # the same partition, whatever the labels' names
+        assert np.array_equal(back[:, None] == back[None, :], labels[:, None] == labels[None, :])
+
+
+def test_best_clustering_is_declared_deterministic_and_an_order_dependent_one_is_not():
+    assert len(list(_deterministic_cases())) >= 1
+    assert ALGORITHMS.get("best_clustering").deterministic
+    assert not ALGORITHMS.get("agglomerative").deterministic  # its merges depend on the item order
+
+
 def test_declarations_are_refused_when_malformed():
     class NoReads:
         needs_features = False

@@ -299,3 +299,23 @@ def test_a_variant_may_give_a_scale_its_own_grid():
     ov2 = [*ov, "experiment.sweep.dataset.name=[authors_yeast]"]
     spec2 = resolve_run(compose_config(ov2), ov2)
     assert spec2.experiment["sweep"]["dataset"]["name"] == ["authors_yeast"] and "+custom-" in spec2.label
+
+
+def test_a_random_procedure_judged_on_too_few_trials_is_listed(tmp_path):
+    from ccexp.report.reproduction import MIN_TRIALS, randomness_problems
+
+    ref = load_reference("ukkonen2017", EXP)
+    row = ref[(ref["kind"] != "claim") & (ref["algorithm"] == "ls_ad_vc")].iloc[0]
+    out = tmp_path / EXP / "paper"
+    out.mkdir(parents=True)
+    (out / "run.json").write_text(json.dumps({"scale": "paper"}))
+
+    def write(n):
+        pd.DataFrame([compare_row(row.quantity, row.value, row.value, row.tolerance, ref_id=row.ref_id,
+                                  sem=0.0, n_trials=n)]).to_csv(out / "comparison.csv", index=False)
+
+    write(5)
+    problems = randomness_problems(tmp_path, [EXP])
+    assert len(problems) == 1 and row.ref_id in problems[0] and "5 trial(s) of ls_ad_vc" in problems[0]
+    write(MIN_TRIALS)
+    assert randomness_problems(tmp_path, [EXP]) == []

@@ -99,6 +99,12 @@ class ProblemEstimator(ClusterMixin, BaseEstimator):
     #: which :class:`~ccexp.problem.Problem` field the estimator consumes
     supervision: str = ""
 
+    #: True when ``labels_`` depends neither on ``random_state`` nor on the order of the items: the
+    #: procedure makes no random choice.  tests/test_capabilities.py checks it (two seeds, items
+    #: permuted); the reproduction page's check refuses a row of any other algorithm judged on fewer
+    #: than :data:`ccexp.report.reproduction.MIN_TRIALS` trials (issue 28: randomness is measured).
+    deterministic: bool = False
+
     #: checks of :func:`sklearn.utils.estimator_checks.check_estimator` that
     #: cannot apply, ``{check name: reason}`` (passed as its
     #: ``expected_failed_checks``; see tests/test_sklearn_conventions.py)

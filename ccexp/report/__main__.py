@@ -20,7 +20,7 @@ from pathlib import Path
 from ..runner.layout import PAPER_SCALE, check_label, experiment_dir, has_records, latest_label, split_label, variant_labels
 from . import PAPER_OF, REPORTS, make_report
 from .reference_check import ReferenceFileError
-from .reproduction import cause_problems, check, check_summary, write_reproduction
+from .reproduction import cause_problems, check, check_summary, randomness_problems, write_reproduction
 
 # What a report writes, relative to results/NAME/SCALE (printed after a run).
 _OUTPUTS = ("report.md", "comparison.md", "comparison.csv", "figures/*", "tables/*")
@@ -75,11 +75,11 @@ def _check(results: Path, names: list[str]) -> int:
     if paper is None:
         print("check: causes not checked: no paper-scale reports (results/<experiment>/paper/) found", file=sys.stderr)
         return 0 if ok else 1
-    problems = cause_problems(paper, names)
-    mark = "FAIL" if ENFORCE_CAUSES else "cause missing (not yet enforced)"
+    problems = cause_problems(paper, names) + randomness_problems(paper, names)
+    mark = "FAIL" if ENFORCE_CAUSES else "(not yet enforced)"
     for line in problems:
         print(f"check: {mark} {line}", file=sys.stderr)
-    print(f"check: causes of the rows that differ in {paper}/*/{PAPER_SCALE}: "
+    print(f"check: causes and trials of the paper-scale rows in {paper}/*/{PAPER_SCALE}: "
           + ("ok" if not problems else f"{len(problems)} problems"), file=sys.stdout if not problems else sys.stderr)
     return 0 if ok and (not problems or not ENFORCE_CAUSES) else 1
 

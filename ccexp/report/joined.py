@@ -154,6 +154,7 @@ def collect(name: str, results_dir: Path, scale: str | None = None) -> Experimen
                                else (f"vs {r[k]}" if k == "versus" else str(r[k]))
                                for k in _WHERE if k in r and not is_missing(r[k]) and r[k] != ""),
             "kind": r["kind"],
+            "algorithm": r.get("algorithm", "") or "",
             "variant": variant,
             "paper": j["paper"],
             "paper_n": r.get("paper_n", math.nan),
@@ -180,6 +181,6 @@ def collect(name: str, results_dir: Path, scale: str | None = None) -> Experimen
 
 
 #: The columns of :attr:`ExperimentRows.rows`.
-COLUMNS = ["ref_id", "source", "quantity", "where", "kind", "variant", "paper", "paper_n", "ours", "ours_sem",
+COLUMNS = ["ref_id", "source", "quantity", "where", "kind", "algorithm", "variant", "paper", "paper_n", "ours", "ours_sem",
            "n_trials", "difference", "tolerance", "status", "cause", "evidence", "setup_ours", "setup_sem",
            "setup_status", "expect", "ci", "sem_known", "note"]

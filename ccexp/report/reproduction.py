@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..registry import ALGORITHMS
 from ..runner.layout import PAPER_SCALE, experiment_dir, has_records, scale_label, scales_present, split_label
 from . import PAPER_OF, REPORTS
 from .common import (
@@ -317,6 +318,37 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
                 folder = experiment_dir(results_dir, name, scale_label(PAPER_SCALE, variant=variant))
                 problems.append(f"{where}: cause {r['cause']!r} but the variant's run at {folder} "
                                 f"{'does not have the row' if r['setup_status'] in ('', NOT_RUN) else 'gives ' + r['setup_status']}")
+    return problems
+
+
+#: The fewest trials that measure a random procedure's spread (issue 28: randomness is never hidden).
+MIN_TRIALS = 10
+
+
+def randomness_problems(results_dir: str | Path, names: list[str] | None = None) -> list[str]:
+    """Rows of the paper-scale reports that judge a random procedure on fewer than :data:`MIN_TRIALS` trials.
+
+    A number of a registered algorithm that is not declared ``deterministic``
+    (its result depends on a seed or on the order of the items: an
+    initialisation, a tie-break, a visiting order) must be a mean over at
+    least :data:`MIN_TRIALS` trials, so that its standard error is measured
+    rather than taken as 0.  Claims and rows without an algorithm (class
+    labels, lower bounds, dataset sizes) are not procedures and are exempt.
+    """
+    results_dir = Path(results_dir)
+    problems = []
+    for name in names if names is not None else sorted(REPORTS):
+        if not (experiment_dir(results_dir, name, PAPER_SCALE) / "comparison.csv").is_file():
+            continue
+        rows = collect(name, results_dir, PAPER_SCALE).rows
+        for r in rows.to_dict("records"):
+            alg = r["algorithm"]
+            if (r["kind"] == "claim" or not alg or alg not in ALGORITHMS.names() or is_missing(r["n_trials"])
+                    or r["status"] == NOT_RUN or getattr(ALGORITHMS.get(alg), "deterministic", False)):
+                continue
+            if int(r["n_trials"]) < MIN_TRIALS:
+                problems.append(f"{name}: {r['ref_id']} is judged on {int(r['n_trials'])} trial(s) of {alg}, which "
+                                f"makes random choices (not declared deterministic): run at least {MIN_TRIALS}")
     return problems
 
 

@@ -35,6 +35,8 @@ class BestClustering(AggregationEstimator):
     '?' would; on Votes this gives the paper's k = 3. O(n m^2).
     """
 
+    deterministic = True  # the input clustering of least D(C); ties: the first input clustering
+
     def __init__(self, p=None, random_state=None):
         self.p = p
         self.random_state = random_state
