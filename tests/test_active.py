@@ -322,29 +322,48 @@ def test_similarity_is_the_running_mean_of_the_answers():
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize("preset, answers", [("paper", 2), ("authors", 3)])
-def test_tau_is_never_exceeded(strategy, preset, answers):
-    # the paper's |Q_e| holds sigma_0 (max |Q_e| <= tau: tau - 1 answers); the authors' code counts answers
+@pytest.mark.parametrize("preset, counts_sigma0, answers", [("paper", None, 3), ("authors", None, 3),
+                                                            ("paper", True, 2), ("authors", True, 2)])
+def test_tau_is_never_exceeded(strategy, preset, counts_sigma0, answers):
+    # both presets count answers (Appendix C.2's reading); |Q_e| with sigma_0 in it allows tau - 1
     y = np.repeat(np.arange(3), 6)
     n_edges = 18 * 17 // 2
     est = ActiveCorrelationClustering(strategy, max_queries=10 * n_edges, batch_size=25, tau=3, preset=preset,
-                                      random_state=0)
+                                      tau_counts_sigma0=counts_sigma0, random_state=0)
     est.fit(PairwiseSimilarityOracle(y, gamma=0.4, random_state=0))
     assert est.query_counts_.max() == answers
     # every edge reaches the cap before the run stops for want of edges
     assert est.stop_reason_ == "exhausted" and est.n_queries_ == answers * n_edges
 
 
-def test_tau_one_in_the_papers_reading_allows_no_answer():
+def test_tau_one_allows_one_answer_and_none_when_sigma0_counts():
+    y = np.repeat(np.arange(2), 4)
     est = ActiveCorrelationClustering("uniform", max_queries=1.0, tau=1, random_state=0)
-    est.fit(PairwiseSimilarityOracle(np.repeat(np.arange(2), 4), gamma=0.0, random_state=0))
+    est.fit(PairwiseSimilarityOracle(y, gamma=0.0, random_state=0))
+    assert est.n_queries_ == 28 and est.query_counts_.max() == 1 and adjusted_rand_score(y, est.labels_) == 1.0
+    est = ActiveCorrelationClustering("uniform", max_queries=1.0, tau=1, tau_counts_sigma0=True, random_state=0)
+    est.fit(PairwiseSimilarityOracle(y, gamma=0.0, random_state=0))
     assert est.n_queries_ == 0 and est.stop_reason_ == "exhausted"
+
+
+@pytest.mark.parametrize("tau", [1, 2, 4])
+def test_tau_counting_sigma0_is_the_other_reading_shifted_by_one(tau):
+    # the ablation of issue 29.9 relabels runs: tau answers = tau + 1 with sigma_0 counted, bitwise (same seed)
+    y = np.repeat(np.arange(4), 7)
+    runs = []
+    for t, counts in ((tau, False), (tau + 1, True)):
+        est = ActiveCorrelationClustering("maxexp", max_queries=0.8, batch_size=20, tau=t, tau_counts_sigma0=counts,
+                                          random_state=5)
+        runs.append(est.fit(PairwiseSimilarityOracle(y, gamma=0.3, random_state=2)))
+    a, b = runs
+    assert a.n_queries_ == b.n_queries_ and np.array_equal(a.query_counts_, b.query_counts_)
+    assert [h["labels"].tolist() for h in a.history_] == [h["labels"].tolist() for h in b.history_]
 
 
 def test_presets_fill_only_what_is_left_unset():
     paper = make_algorithm("acc_maxexp")
     authors = make_algorithm("acc_maxexp", preset="authors")
-    assert paper.resolved_params() == {"tau": 5, "tau_counts_sigma0": True, "exploration": "uniform",
+    assert paper.resolved_params() == {"tau": 5, "tau_counts_sigma0": False, "exploration": "uniform",
                                        "n_restarts": 3, "max_passes": None, "first_k": "n", "init_fit": "run"}
     assert authors.resolved_params() == {"tau": 3, "tau_counts_sigma0": False, "exploration": "frequency",
                                          "n_restarts": 5, "max_passes": 30, "first_k": "init", "init_fit": "dataset"}
@@ -375,7 +394,7 @@ def test_presets_reach_the_local_search(monkeypatch, preset, first_k, restarts, 
 
 def test_zero_noise_uniform_querying_of_all_edges_recovers_the_truth():
     y = np.random.default_rng(0).permutation(np.repeat(np.arange(5), 12))
-    est = ActiveCorrelationClustering("uniform", max_queries=1.0, tau=2, random_state=0)
+    est = ActiveCorrelationClustering("uniform", max_queries=1.0, tau=1, random_state=0)
     est.fit(PairwiseSimilarityOracle(y, gamma=0.0, random_state=0))
     assert est.n_queries_ == y.size * (y.size - 1) // 2
     assert np.all(est.query_counts_[~np.eye(y.size, dtype=bool)] == 1)  # every edge once

@@ -33,7 +33,11 @@ INIT_FITS = ("run", "dataset")
 AUTHORS_KMEANS = {"n_init": 10, "random_state": 14}
 
 #: What each preset sets for the parameters left at ``None``.  "paper" is the
-#: text of Aronsson & Chehreghani (2024) (Sections 2.4, 3.5, 4.1); "authors"
+#: text of Aronsson & Chehreghani (2024) (Sections 2.4, 3.5, 4.1), tau read as
+#: Appendix C.2 reads it: a cap on the answers of an edge (its tau = 1 curve
+#: "remains the same" as tau >= 2 at gamma = 0, so tau = 1 allows one answer;
+#: Section 3.5's max |Q_e| <= tau, with sigma_0 in Q_e, would allow none);
+#: "authors"
 #: is their public code (Linusaronsson/Active-Correlation-Clustering @ 313d989,
 #: configs of the stored runs): tau = 3 counted without sigma_0 (an edge stays
 #: eligible while 1 + answers <= tau), exploration least-queried first,
@@ -41,7 +45,7 @@ AUTHORS_KMEANS = {"n_init": 10, "random_state": 14}
 #: the K_init = 10 clusters of sigma_0, and a k-means sigma_0 fitted once per dataset
 #: (``AUTHORS_KMEANS``) and shared by every repetition, strategy and noise level.
 PRESET_PARAMS = {
-    "paper": {"tau": 5, "tau_counts_sigma0": True, "exploration": "uniform", "n_restarts": 3,
+    "paper": {"tau": 5, "tau_counts_sigma0": False, "exploration": "uniform", "n_restarts": 3,
               "max_passes": None, "first_k": "n", "init_fit": "run"},
     "authors": {"tau": 3, "tau_counts_sigma0": False, "exploration": "frequency", "n_restarts": 5,
                 "max_passes": 30, "first_k": "init", "init_fit": "dataset"},
@@ -112,9 +116,11 @@ class ActiveCorrelationClustering(ProblemEstimator):
         Cap on the queries of one edge (paper: 5, authors' runs: 3); inf for
         no cap; None: the preset's.
     tau_counts_sigma0 : bool or None
-        Whether tau bounds |Q_e|, which holds sigma_0 (the paper, Section
-        3.5: max |Q_e| <= tau, so at most tau - 1 answers), or the answers
-        alone (the authors' code: at most tau answers).  None: the preset's.
+        Whether tau bounds |Q_e| with sigma_0 in it (Section 3.5 with
+        Algorithm 1's line 2 read literally: at most tau - 1 answers, none
+        at tau = 1), or the answers alone (at most tau answers: Appendix
+        C.2's tau = 1 curve, and the authors' code).  None: the preset's
+        (False in both).
     xi : float in [0, 1] or None
         Fraction of the violating edges sampled by Algorithm 3 (Section 4.4);
         None samples N of them (line 3).
