@@ -57,7 +57,9 @@ def test_stored_curves_map_to_our_names_and_the_issues_number():
 def test_reference_rows_from_the_stored_runs_are_split_off_and_evaluated():
     ref = load_reference("aronsson2024", "acc_random_init")
     paper, authors = split_reference(ref)
-    assert len(authors) == 36 and authors["source"].str.startswith(SOURCE_PREFIX).all()
+    # 9 datasets x 2 gammas x 6 algorithms (5 strategies + QECC), judged against the authors variant
+    assert len(authors) == 108 and authors["source"].str.startswith(SOURCE_PREFIX).all()
+    assert (authors["variant"] == "authors").all() and (authors["paper_n"] == 8).all()
     assert not paper["source"].str.startswith(SOURCE_PREFIX).any()
     assert set(authors["quantity"]) == {quantity(0.3)} == {"ari_at_0.3E"}
     gaps = pd.DataFrame([{"dataset": "labels_ecoli", "gamma": 0.2, "algorithm": "acc_maxexp", "fraction": 0.3,
