@@ -40,6 +40,10 @@ def test_random_oracle_counts_seed_and_meta():
     ds = _ds(np.repeat([0, 1, 2], 10))
     p = make_problem("relative_random", ds, fraction=0.5, random_state=3)
     assert p.relative.shape == (15, 3) and p.meta["n_clusters"] == 3
+    # the data's size, as the paper's Table 1 states it (instances, dimensions), for the report
+    assert (p.meta["n_items"], p.meta["n_features"]) == (30, 2)
+    inf = make_problem("relative_informative", _ds(np.repeat([0, 1], 4), d=5), fraction=1.0, random_state=0)
+    assert (inf.meta["n_items"], inf.meta["n_features"], inf.meta["n_clusters"]) == (8, 5, 2)
     np.testing.assert_array_equal(p.X, ds.X)
     assert not np.shares_memory(p.X, ds.X)  # the Problem holds its own copy
     q = make_problem("relative_random", ds, fraction=0.5, random_state=3)

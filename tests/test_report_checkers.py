@@ -87,6 +87,79 @@ def test_smaller_variance_needs_two_trials():
         liu.same_amount(_curve("iris", [50], [0.8], np.nan, 1), RANDOM))[0] is None
 
 
+def _cells(rows):
+    """Curve statistics from ``(dataset, algorithm, n_constraints, mean, std, count, min, max)`` tuples."""
+    df = pd.DataFrame(rows, columns=["dataset", "algorithm", "n_constraints", "mean", "std", "count", "min", "max"])
+    df["setting"] = df["n_constraints"].astype(float)
+    return df
+
+
+def test_most_datasets_beaten_needs_a_large_significant_lead_on_more_than_half():
+    # iris: lead 0.10 (won); wine: lead 0.04 < 0.05 (a lead, but not 'significantly better'); ionosphere: 0.2 won
+    rows = []
+    for ds, a, b in (("iris", 0.9, 0.8), ("wine", 0.84, 0.8), ("ionosphere", 0.8, 0.6)):
+        rows += [(ds, "kmeans_svm", 10, a, 0.01, 50, 0, 1), (ds, "kmeans", 10, b, 0.01, 50, 0, 1)]
+    holds, note = liu.more.most_datasets_beaten(_cells(rows), "kmeans_svm", "kmeans")
+    assert holds == 1 and "on 2 of 3 datasets" in note and "wine 0.04" in note.split("not on:")[1]
+    # two of four is not 'most'
+    rows += [("digits389", "kmeans_svm", 10, 0.6, 0.01, 50, 0, 1), ("digits389", "kmeans", 10, 0.7, 0.01, 50, 0, 1)]
+    assert liu.more.most_datasets_beaten(_cells(rows), "kmeans_svm", "kmeans")[0] == 0
+
+
+def test_flat_curve_fails_only_on_a_large_significant_rise():
+    flat = _cells([("wine", "kmeans_svm", 18, 0.84, 0.05, 50, 0, 1), ("wine", "kmeans_svm", 89, 0.95, 0.05, 50, 0, 1),
+                   ("wine", "kmeans_svm", 178, 0.88, 0.05, 50, 0, 1), ("wine", "kmeans_svm", 0, 0.5, 0.0, 50, 0, 1)])
+    holds, note = liu.more.flat_curve(flat, "kmeans_svm", "wine")  # 0 constraints ignored; 0.84 -> 0.88: +0.04
+    assert holds == 1 and "rise 0.04" in note
+    rising = flat.assign(mean=[0.84, 0.95, 0.90, 0.5])  # +0.06 with 2 SE = 2 * 0.05 * sqrt(2/50) = 0.02
+    assert liu.more.flat_curve(rising, "kmeans_svm", "wine")[0] == 0
+    noisy = rising.assign(std=0.3)  # +0.06 but 2 SE = 0.12: not a significant rise, still flat
+    assert liu.more.flat_curve(noisy, "kmeans_svm", "wine")[0] == 1
+
+
+def test_runs_vary_considerably_counts_the_counts_with_a_wide_range():
+    rows = [("digits389", "recon", n, 0.99, 0.01, 50, lo, hi)
+            for n, lo, hi in ((316, 0.90, 0.99), (633, 0.97, 0.99), (950, 0.93, 0.99))]
+    holds, note = liu.more.runs_vary_considerably(_cells(rows), "recon", "digits389")
+    assert holds == 1 and "at 2 of 3" in note  # ranges 0.09, 0.02, 0.06
+    rows[2] = ("digits389", "recon", 950, 0.99, 0.01, 50, 0.95, 0.99)  # 0.04: one of three
+    assert liu.more.runs_vary_considerably(_cells(rows), "recon", "digits389")[0] == 0
+
+
+def test_sd_lower_needs_a_significantly_smaller_variance():
+    def two(sd_a, sd_b, n):
+        return _cells([("letters_ijlt", "kmeans_svm", 306, 0.6, sd_a, n, 0, 1),
+                       ("letters_ijlt", "recon", 306, 0.8, sd_b, n, 0, 1)])
+    holds, note = liu.more.sd_lower(two(0.02, 0.06, 50), "kmeans_svm", "recon", "letters_ijlt")
+    assert holds == 1 and "ratio 0.111" in note  # (0.02 / 0.06)^2
+    assert liu.more.sd_lower(two(0.06, 0.02, 50), "kmeans_svm", "recon", "letters_ijlt")[0] == 0
+    # ratio 0.9 over 49 + 49 degrees of freedom: p ~ 0.36, noise
+    assert liu.more.sd_lower(two(0.06 * 0.9**0.5, 0.06, 50), "kmeans_svm", "recon", "letters_ijlt")[0] == 0
+
+
+def test_informative_against_random_for_kmeans_svm():
+    informative = _curve("transfusion", [50, 150], [0.7, 0.7], 0.01, 20, algorithm="kmeans_svm")
+    random = _curve("transfusion", [0, 100, 200], [0.6, 0.65, 0.65], 0.05, 50, algorithm="kmeans_svm")
+    m = liu.same_amount(informative, random, "kmeans_svm")
+    assert m["rand_mean"].tolist() == pytest.approx([0.625, 0.65])
+    holds, note = liu.more.informative_vs_random(m, "transfusion", "higher")  # lead (0.075 + 0.05) / 2
+    assert holds == 1 and "0.062" in note  # 0.0625, printed to 3 decimals
+    assert liu.more.informative_vs_random(m, "transfusion", "worse")[0] == 0
+    # a lead of 0.0625 >= 0.05 with a tiny SE is a large gain: 'very limited' fails
+    assert liu.more.informative_gain_limited(m)[0] == 0
+    small = liu.same_amount(informative.assign(mean=0.66), random, "kmeans_svm")  # leads 0.035, 0.01
+    assert liu.more.informative_gain_limited(small)[0] == 1
+    assert liu.more.informative_vs_random(m.iloc[:0], "transfusion", "higher")[0] is None
+
+
+def test_table1_reads_the_records_and_refuses_records_without_the_column():
+    ok = pd.DataFrame({"dataset": ["wine", "wine"], "problem.n_items": [178, 178], "problem.n_features": [13, 13],
+                       "problem.n_clusters": [3, 3]})
+    assert liu.more.table1(ok, "n_dimensions", "wine")[0] == 13
+    assert liu.more.table1(ok, "n_instances", "iris") == (None, "not run")
+    assert liu.more.table1(ok.drop(columns="problem.n_features"), "n_dimensions", "wine")[0] is None
+
+
 # ----------------------------------------------------------------------------- Gionis 2007, Figure 4 and 5.3
 
 

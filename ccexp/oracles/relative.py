@@ -149,12 +149,15 @@ def informative_relative_constraints(y, representative: str = "random", random_s
 
 
 def _problem(dataset, R: np.ndarray, meta: dict) -> Problem:
+    """The problem handed to the algorithms; its meta also states the data's size (the paper's Table 1:
+    instances, dimensions, clusters), so the report reads Table 1 from the records."""
     k = int(np.unique(dataset.y).size)
     return Problem(
         n_items=dataset.n_items,
         X=dataset.X,
         relative=R,
-        meta={"n_clusters": k, "n_constraints": int(R.shape[0]), **meta},
+        meta={"n_clusters": k, "n_constraints": int(R.shape[0]), "n_items": int(dataset.n_items),
+              "n_features": int(np.shape(dataset.X)[1]), **meta},
     )
 
 
