@@ -65,6 +65,12 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     if spec.custom:
         log.info("%s: the overrides change the %s grid; results go to %s/, not to %s/",
                  experiment["name"], spec.scale, spec.label, spec.scale)
+    runner = OmegaConf.to_container(cfg.runner, resolve=True)  # conf/runner/*.yaml keys are run_sweep's arguments
+    if experiment.get("one_case_at_a_time") and runner.get("n_jobs") != 1:
+        # a timing experiment measures what the paper measured: one case at a time, never two beside each other
+        log.info("%s measures run times: one case at a time (runner.n_jobs=1, not %s)",
+                 experiment["name"], runner.get("n_jobs"))
+        runner["n_jobs"] = 1
     uri = tracking_uri(cfg.tracking.mode, cfg.tracking.uri, results)
     check_tracking(uri)  # a server that does not answer stops the run now, not after the sweep
     result = run_sweep(
@@ -75,7 +81,7 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         algorithms=spec.algorithms,
         scale_label=spec.label,
         config=OmegaConf.to_container(cfg, resolve=True),  # recorded in run.json
-        **OmegaConf.to_container(cfg.runner, resolve=True),  # conf/runner/*.yaml keys are run_sweep's arguments
+        **runner,
     )
     log.info(
         "%s (%s): %d cases (%d run now) in %.1f s -> %s",

@@ -58,7 +58,7 @@ LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (6, "api", ("ccexp",)),
     (7, "runner", ("ccexp.runner",)),
     (8, "report", ("ccexp.report",)),
-    (9, "cli", ("ccexp.__main__", "ccexp.list")),
+    (9, "cli", ("ccexp.__main__", "ccexp.list", "ccexp.reproduce")),
 )
 
 #: top-level distributions that may be imported inside a function, and why

@@ -1,0 +1,87 @@
+"""``python -m ccexp.reproduce``: the plan, the two lanes and reproduce.json (issue 31), with stand-in processes."""
+
+import json
+import sys
+
+import pytest
+
+from ccexp import reproduce
+from ccexp.reproduce import Job, paper_experiments, plan, run_all, summary
+
+
+def test_the_plan_covers_the_five_papers_and_marks_the_timing_experiments(tmp_path):
+    names = paper_experiments()
+    assert len(names) == 17 and "cc_gaps" not in names and "cross_supervision" not in names
+    jobs = plan(names, variants=True, committed=tmp_path)
+    timing = {j.experiment for j in jobs if j.timing}
+    assert timing == {"recon_runtime", "acc_xi_runtime", "agg_scalability"}
+    variants = {(j.experiment, j.variant) for j in jobs if j.variant}
+    assert ("acc_random_init", "authors") in variants and ("acc_kmeans_init", "authors") in variants
+    assert {j.label for j in jobs} >= {"paper", "paper+authors"}
+
+
+@pytest.fixture
+def stand_ins(monkeypatch):
+    """Each job is a process that sleeps, records its n_jobs and writes a run.json as a sweep would."""
+    def command(job, results, n_jobs):
+        out = results / job.experiment / job.label
+        code = (f"import json, pathlib, time; time.sleep({0.5 if job.timing else 0.2}); "
+                f"p = pathlib.Path({str(out)!r}); p.mkdir(parents=True, exist_ok=True); "
+                f"(p / 'run.json').write_text(json.dumps({{'n_cases': 3, 'n_errors': 0, 'n_jobs': {n_jobs}, "
+                f"'peak_rss_bytes': {{'driver': 100, 'workers': 50}}}}))")
+        return [sys.executable, "-c", code] if job.experiment != "broken" else [sys.executable, "-c", "raise SystemExit(3)"]
+
+    monkeypatch.setattr(reproduce, "_command", command)
+
+
+def test_a_timing_job_runs_on_a_core_of_its_own_beside_the_others(tmp_path, stand_ins):
+    jobs = [Job("t1", timing=True), Job("a", expected_seconds=10), Job("b", expected_seconds=20)]
+    run_all(jobs, tmp_path, cores=2, progress=False)
+    by = {j.experiment: j for j in jobs}
+    assert by["t1"].n_jobs == 1 and by["t1"].returncode == 0
+    # the longest other job starts first, beside the timing one, on the one core left
+    assert by["b"].n_jobs == 1
+    assert all(j.run["n_cases"] == 3 for j in jobs)
+
+
+def test_on_one_core_the_jobs_run_one_after_another(tmp_path, stand_ins):
+    jobs = [Job("t1", timing=True), Job("a")]
+    run_all(jobs, tmp_path, cores=1, progress=False)
+    assert [j.n_jobs for j in jobs] == [1, 1]
+
+
+def test_reproduce_json_gives_per_experiment_times_memory_and_failures(tmp_path, stand_ins):
+    jobs = [Job("a"), Job("broken"), Job("a", variant="authors")]
+    run_all(jobs, tmp_path, cores=2, progress=False)
+    out = summary(jobs, 12.0, 1.0, tmp_path)
+    assert out["failed"] == ["broken"]
+    runs = {r["experiment"]: r for r in out["paper_experiments"]["runs"]}
+    assert runs["a"]["peak_rss_bytes"] == {"driver": 100, "workers": 50} and runs["a"]["n_cases"] == 3
+    assert len(out["variants"]["runs"]) == 1 and out["variants"]["runs"][0]["variant"] == "authors"
+    assert out["machine"] and "code_version" in out["git"]
+    json.dumps(out, default=str)
+
+
+def test_the_cli_refuses_an_unknown_experiment(capsys):
+    with pytest.raises(SystemExit) as err:
+        reproduce.main(["--only", "nope", "--dry-run"])
+    assert err.value.code == 2 and "not a paper experiment: nope" in capsys.readouterr().err
+    assert reproduce.main(["--only", "exp1_triplets", "--dry-run"]) == 0
+    assert "experiment=exp1_triplets" in capsys.readouterr().out
+
+
+def test_a_timing_experiment_runs_one_case_at_a_time_whatever_n_jobs_says(monkeypatch):
+    import ccexp.__main__ as main_mod
+    from ccexp.runner.compose import compose_config
+
+    seen = {}
+
+    def fake_sweep(*args, **kwargs):
+        seen.update(kwargs)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(main_mod, "run_sweep", fake_sweep)
+    ov = ["experiment=agg_scalability", "experiment.scale=ci", "runner.n_jobs=2", "tracking=off"]
+    with pytest.raises(SystemExit):
+        main_mod.run(compose_config(ov), ov)
+    assert seen["n_jobs"] == 1
