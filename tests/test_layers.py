@@ -24,6 +24,7 @@ The checker itself is tested on small synthetic packages written to
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -331,3 +332,21 @@ def test_checker_resolves_relative_imports_from_a_package_init(tmp_path):
     # "from . import x" in a package __init__ is relative to the package itself
     found = _check(tmp_path, **{"toy/core/__init__.py": "from . import graph\nfrom .. import algorithms\n"})
     assert _rules(found) == [("layer", "toy.core", "toy.algorithms")]
+
+
+def _architecture_map() -> list[tuple[int, str, tuple[str, ...]]]:
+    """The rows of docs/architecture.md's map: (rank, group, modules as ``ccexp.<name>``)."""
+    text = (Path(ccexp.__file__).resolve().parents[1] / "docs" / "architecture.md").read_text()
+    head = "| rank | group | modules | holds | may import (besides itself) |"
+    lines = text[text.index(head):].split("\n\n", 1)[0].splitlines()[2:]
+    rows = []
+    for line in lines:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        mods = tuple("ccexp" if m == "ccexp" else f"ccexp.{m}" for m in re.findall(r"`([^`]+)`", cells[2]))
+        rows.append((int(cells[0]), cells[1], mods))
+    return rows
+
+
+def test_the_architecture_page_lists_exactly_the_layers():
+    # issue 30 item 8: the page's map is the test's LAYERS, group by group (ranks, names, modules)
+    assert _architecture_map() == [(rank, group, tuple(prefixes)) for rank, group, prefixes in LAYERS]
