@@ -23,6 +23,7 @@ from ccexp.algorithms.active.estimator import ActiveCorrelationClustering
 from ccexp.algorithms.base import FeatureEstimator, ProblemEstimator
 from ccexp.algorithms.relative.recon import ReCon
 from ccexp.algorithms.triplets.local_search import TripletLocalSearch
+from ccexp.problem import Problem
 from ccexp.registry import ALGORITHMS
 
 FEATURE_BASED = sorted(n for n in ALGORITHMS.names() if issubclass(ALGORITHMS.get(n), FeatureEstimator))
@@ -31,8 +32,9 @@ SMALL = {"cop_rf": {"n_trees": 10, "n_filter": 5}, "forest_e2cp": {"n_trees": 10
 
 
 def _instance(name):
-    # n_clusters: the runner takes k from the problem; a bare fit(X) needs it given
-    return make_algorithm(name, n_clusters=3, **SMALL.get(name, {}))
+    # the registry's defaults (n_clusters None: the problem's k, else 8 for a bare fit(X), as KMeans);
+    # only the forests are smaller
+    return make_algorithm(name, **SMALL.get(name, {}))
 
 
 def test_the_feature_based_estimators_are_found_in_the_registry():
@@ -47,7 +49,8 @@ def test_fit_takes_X_y_then_the_supervision_as_keywords(name):
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is None for p in params[3:])
 
 
-@pytest.mark.parametrize("name", FEATURE_BASED + ["rock", "limbo", "acc_maxexp", "acc_uniform"])
+@pytest.mark.parametrize("name", FEATURE_BASED + ["rock", "limbo", "acc_maxexp", "acc_uniform", "cc_exact", "cc_pivot",
+                                  "cc_maxcor_ls"])
 def test_every_parameter_has_a_constraint(name):
     est = make_algorithm(name)
     assert set(type(est)._parameter_constraints) == set(est.get_params())
@@ -76,14 +79,18 @@ def test_supervision_passed_as_keywords_is_used():
     ("spectral", "n_neighbors", 0), ("cop_kmeans", "order", "backwards"), ("e2cp", "alpha", 1.0),
     ("cop_rf", "cl_rule", "both"), ("recon", "on_inconsistent", "ignore"), ("kmeans", "n_clusters", 0),
     ("hierarchical", "min_branch_size", "big"), ("rock", "theta", 1.0), ("limbo", "phi", -1.0),
-    ("acc_maxexp", "tau", 0),
+    ("acc_maxexp", "tau", 0), ("cc_exact", "solver", "gurobi"), ("cc_pivot", "n_runs", 0),
+    ("cc_maxcor_ls", "n_restarts", -1),
 ])
 def test_bad_parameters_are_refused_with_a_value_error_naming_them(name, param, value):
     est = make_algorithm(name, **{param: value})
     X = np.random.default_rng(0).random((10, 2))
     arg = np.zeros((2, 10), dtype=np.int64) if est.supervision in ("clusterings", "oracle") else X
     with pytest.raises(ValueError, match=f"'{param}' parameter"):
-        est.fit(arg)
+        if hasattr(est, "fit"):
+            est.fit(arg)
+        else:  # the correlation-clustering readers of every kind: fit_problem only
+            est.fit_problem(Problem(n_items=10, clusterings=np.zeros((2, 10), dtype=np.int64)))
 
 
 def test_bad_X_names_X():

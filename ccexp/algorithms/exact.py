@@ -26,14 +26,17 @@ Each records ``pair_objective``, its cost under :func:`pair_objective`.
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..cc import pivot, signed_graph_from_edges
 from ..cc.exact import PairObjective, cc_exact, cc_lp, pair_index
 from ..objectives.clusterings import dense_weights
 from ..registry import ALGORITHMS
 from .active.local_search import max_correlation_clustering
-from .base import ProblemEstimator
+from .base import RANDOM_STATE, ProblemEstimator
 
 
 def _fixed_similarity(problem) -> np.ndarray:
@@ -131,6 +134,13 @@ class CCExact(_PairEstimator):
     ``exact_bound``, ``lp_bound``, ``exact_seconds``).
     """
 
+    _parameter_constraints = {
+        "time_limit": [Interval(Real, 0, None, closed="neither")],
+        "solver": [StrOptions({"highs", "cpsat"})],
+        "lp": ["boolean"],
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, time_limit: float = 600.0, solver: str = "highs", lp: bool = True, random_state=None):
         self.time_limit = time_limit
         self.solver = solver
@@ -160,6 +170,8 @@ class CCExact(_PairEstimator):
 class CCPivot(_PairEstimator):
     """KwikCluster (Ailon et al. 2008) on :func:`signed_weights`, best of ``n_runs`` orders."""
 
+    _parameter_constraints = {"n_runs": [Interval(Integral, 1, None, closed="left")], "random_state": RANDOM_STATE}
+
     def __init__(self, n_runs: int = 10, random_state=None):
         self.n_runs = n_runs
         self.random_state = random_state
@@ -176,6 +188,9 @@ class CCMaxCorLS(_PairEstimator):
     The local search of the active loop, run once on a fixed sigma (T random
     restarts, the best kept), without any querying.
     """
+
+    _parameter_constraints = {"n_restarts": [Interval(Integral, 1, None, closed="left")],
+                              "random_state": RANDOM_STATE}
 
     def __init__(self, n_restarts: int = 3, random_state=None):
         self.n_restarts = n_restarts

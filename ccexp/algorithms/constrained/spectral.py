@@ -21,7 +21,7 @@ from threadpoolctl import threadpool_limits
 
 from ..._validation import as_index_array, check_features, check_positive_int, unknown_name_error
 from ...registry import ALGORITHMS
-from .._n_clusters import n_clusters_of
+from .._n_clusters import n_clusters_for_fit, n_clusters_of
 from ..base import RANDOM_STATE, FeatureEstimator
 
 SCALINGS = ("symmetric", "none")
@@ -168,12 +168,10 @@ class PairwiseEstimator(FeatureEstimator):
     def fit(self, X, y=None, *, must_link=None, cannot_link=None):
         """Cluster the rows of ``X`` under the must-link / cannot-link pairs (``y`` ignored)."""
         X = self._validate_X(X)
-        if self.n_clusters is None:
-            raise ValueError("n_clusters must be given to fit(X, must_link=..., cannot_link=...)")
         n = X.shape[0]
         ml = as_index_array(np.empty((0, 2)) if must_link is None else must_link, "must_link", n, 2)
         cl = as_index_array(np.empty((0, 2)) if cannot_link is None else cannot_link, "cannot_link", n, 2)
-        return self._fit(X, ml, cl, int(self.n_clusters))
+        return self._fit(X, ml, cl, n_clusters_for_fit(self))
 
     def fit_problem(self, problem):
         X = self._validate_X(problem.require("X", type(self).__name__))

@@ -19,7 +19,7 @@ from threadpoolctl import threadpool_limits
 from ..._validation import as_index_array, check_positive_int
 from ...objectives.relative import partition_violations
 from ...registry import ALGORITHMS
-from .._n_clusters import n_clusters_of
+from .._n_clusters import n_clusters_for_fit, n_clusters_of
 from ..base import FeatureEstimator
 from .recon import CONSTRAINTS, POSITIVE_INT
 from .svm_metric import SVMMetric
@@ -64,10 +64,8 @@ class KMeansBaseline(FeatureEstimator):
     def fit(self, X, y=None, *, relative=None):
         """Cluster the rows of ``X`` (``relative``: rows ``(a, b, c)`` = ``ab|c``, for the metric; ``y`` ignored)."""
         X = self._validate_X(X)
-        if self.n_clusters is None:
-            raise ValueError("n_clusters must be given to fit(X, relative=...)")
         R = as_index_array(np.empty((0, 3)) if relative is None else relative, "relative", X.shape[0], 3)
-        return self._fit(X, R, self.n_clusters)
+        return self._fit(X, R, n_clusters_for_fit(self))
 
     def fit_problem(self, problem):
         X = self._validate_X(problem.require("X", type(self).__name__))

@@ -20,7 +20,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ..._validation import as_index_array, check_positive_int, unknown_name_error
 from ...objectives.relative import partition_violations
 from ...registry import ALGORITHMS
-from .._n_clusters import n_clusters_of
+from .._n_clusters import n_clusters_for_fit, n_clusters_of
 from ..base import RANDOM_STATE, FeatureEstimator
 from ._agglomerate import recon_agglomerate
 from .cut import SPLIT_ORDERS, cut_hierarchy
@@ -258,10 +258,8 @@ class ReCon(_HierarchyEstimator):
     def fit(self, X, y=None, *, relative=None):
         """Cluster the rows of ``X`` under the constraints ``relative`` (rows ``(a, b, c)`` = ``ab|c``; ``y`` ignored)."""
         X = self._validate_X(X)
-        if self.n_clusters is None:
-            raise ValueError("n_clusters must be given to fit(X, relative=...)")
         R = as_index_array(np.empty((0, 3)) if relative is None else relative, "relative", X.shape[0], 3)
-        return self._fit(X, R, self.n_clusters, use_constraints=True)
+        return self._fit(X, R, n_clusters_for_fit(self), use_constraints=True)
 
     def fit_problem(self, problem):
         X = self._validate_X(problem.require("X", type(self).__name__))
@@ -307,9 +305,7 @@ class Hierarchical(_HierarchyEstimator):
     def fit(self, X, y=None):
         """Cluster the rows of ``X`` (``y`` ignored)."""
         X = self._validate_X(X)
-        if self.n_clusters is None:
-            raise ValueError("n_clusters must be given to fit(X)")
-        return self._fit(X, np.empty((0, 3), dtype=np.int64), self.n_clusters, use_constraints=False)
+        return self._fit(X, np.empty((0, 3), dtype=np.int64), n_clusters_for_fit(self), use_constraints=False)
 
     def fit_problem(self, problem):
         X = self._validate_X(problem.require("X", type(self).__name__))
