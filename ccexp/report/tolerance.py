@@ -161,7 +161,11 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
     rule : str
         ``""`` for the written rule; ``"at_most: <reason>"`` for a ceiling
         (ours ≤ paper + half a unit); ``"two_sample: sd=S n=N <reason>"``,
-        the older spelling of ``paper_sd=S, paper_n=N``.
+        the older spelling of ``paper_sd=S, paper_n=N``; ``"truncated: <reason>"``
+        when the paper cut its digits rather than rounding them (Gionis et
+        al.'s Tables 2 and 3): the printed v stands for [v, v + one unit),
+        ours in it is reproduced, else |ours - (v + half a unit)| is judged
+        as |ours - paper| is otherwise.
     claim_tolerance : float, optional
         A claim whose check measures a share or a ratio (not a 1/0) holds
         when ``|ours - paper| <= claim_tolerance``, the threshold its check
@@ -195,6 +199,17 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
 
     >>> judge("approx", 2.15, 2.0, decimals=2, sem=0.2, cap=0.3)
     (0.3, 'indistinguishable')
+
+    A truncated table: 30,408.906 printed as 30,408, 11.954 as 11.9:
+
+    >>> judge("approx", 30408, 30408.906, decimals=0, rule="truncated: Table 2")[1]
+    'reproduced'
+    >>> judge("approx", 11.9, 11.954, decimals=1, rule="truncated: Table 2")[1]
+    'reproduced'
+    >>> judge("approx", 11.9, 11.88, decimals=1, rule="truncated: Table 2")[1]
+    'differs'
+    >>> judge("approx", 11.9, 11.88, decimals=1, sem=0.02, rule="truncated: Table 2")
+    (0.09, 'within tolerance')
     """
     if kind == "claim":
         t = 0.0 if is_missing(claim_tolerance) else float(claim_tolerance)
@@ -206,8 +221,11 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
         sd_rule, n_rule = _two_sample(rule)
         paper_sd = sd_rule if is_missing(paper_sd) else paper_sd
         paper_n = n_rule if is_missing(paper_n) else paper_n
-    elif kind_of_rule not in ("", "at_most"):
-        raise ValueError(f"rule {rule!r}: unknown rule (valid: '', 'at_most: <reason>', 'two_sample: sd=S n=N <reason>')")
+    elif kind_of_rule not in ("", "at_most", "truncated"):
+        raise ValueError(
+            f"rule {rule!r}: unknown rule (valid: '', 'at_most: <reason>', 'two_sample: sd=S n=N <reason>', "
+            "'truncated: <reason>')"
+        )
     d = 0 if is_missing(decimals) else int(decimals)
     half = half_unit(d)
     se = se_of_difference(sem, n, paper_n, paper_sd)
@@ -221,6 +239,17 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
     diff = abs(ours_v - paper_v)
     if kind_of_rule == "at_most":
         return half, (REPRODUCED if ours_v <= paper_v + half * (1 + 1e-9) else DIFFERS)
+    if kind_of_rule == "truncated":
+        # the paper cut its digits instead of rounding them: the printed v stands for
+        # [v, v + one unit), so ours inside is reproduced and the distance is taken to its middle
+        unit = 2.0 * half
+        if paper_v - 1e-9 * unit <= ours_v < paper_v + unit * (1 - 1e-9):
+            return tol, REPRODUCED
+        diff = abs(ours_v - (paper_v + half))
+        if 2.0 * se >= cap_v - _EPS and diff <= raw + _EPS:
+            return tol, INDISTINGUISHABLE
+        within = diff < cap_v - _EPS if capped else diff <= tol + _EPS
+        return tol, (WITHIN if within else DIFFERS)
     if 2.0 * se >= cap_v - _EPS and diff <= raw + _EPS:
         return tol, INDISTINGUISHABLE
     if round(ours_v, d) == round(paper_v, d) or math.isclose(round(ours_v, d), round(paper_v, d), abs_tol=half * 1e-6):

@@ -23,8 +23,17 @@ class Agglomerative(AggregationEstimator):
         ``ValueError``: wrap the algorithm in ``sampling``.
     p : float or None
         Missing-value coin.
-    random_state : None
-        Accepted for a uniform interface; deterministic.
+    inclusive : bool, default False
+        Merge while the least average distance is ``< 1/2`` (False, the
+        paper's "below 1/2") or ``<= 1/2`` (True). On Votes the record with
+        all 16 votes missing sits at exactly 1/2 from every item, so only the
+        inclusive test can merge it (issue 29.2's ablation).
+    item_order : {"index", "random"}, default "index"
+        ``"random"``: run on the items in an order drawn from
+        ``random_state`` (labels come back in the given order); the result
+        depends on the order (issue 29), so experiments run it as trials.
+    random_state : int, Generator or None
+        Draws the item order of ``item_order="random"``; otherwise unused.
 
     Notes
     -----
@@ -33,11 +42,15 @@ class Agglomerative(AggregationEstimator):
     as repeatedly merging the closest pair (up to ties) in O(n^2) time; the
     merges the paper's greedy loop performs are exactly those of height
     below 1/2, since heights never decrease. O(n^2 m) for the weights.
+    Equal average distances are resolved by scipy's chain (in effect by
+    the items' order), which ``item_order="random"`` randomises.
     """
 
-    def __init__(self, max_items=12000, p=None, random_state=None):
+    def __init__(self, max_items=12000, p=None, inclusive=False, item_order="index", random_state=None):
         self.max_items = max_items
         self.p = p
+        self.inclusive = inclusive
+        self.item_order = item_order
         self.random_state = random_state
 
     def _cluster(self, enc: EncodedClusterings) -> np.ndarray:
@@ -54,5 +67,6 @@ class Agglomerative(AggregationEstimator):
         rep = np.concatenate([np.arange(n, dtype=np.int64), np.empty(n - 1, dtype=np.int64)])
         for t in range(n - 1):
             rep[n + t] = rep[a[t]]
-        keep = Z[:, 2] < 0.5 - 1e-12
+        # heights are means of multiples of q/m: compare with a margin for their rounding
+        keep = Z[:, 2] <= 0.5 + 1e-12 if self.inclusive else Z[:, 2] < 0.5 - 1e-12
         return connected_components(n, rep[a[keep]], rep[b[keep]])

@@ -15,7 +15,8 @@ class Balls(AggregationEstimator):
     """The BALLS algorithm; a 3-approximation with ``alpha = 1/4`` (Theorem 1).
 
     Vertices are visited in increasing order of total incident weight
-    ``sum_v X_uv`` (ties by index). The first unclustered ``u`` takes the
+    ``sum_v X_uv`` (ties by the items' order: index, or random with
+    ``item_order="random"``). The first unclustered ``u`` takes the
     unclustered vertices S at distance at most 1/2 if their mean distance to
     ``u`` is at most ``alpha``; otherwise ``u`` stays alone.
 
@@ -25,8 +26,12 @@ class Balls(AggregationEstimator):
         The paper proves the ratio 3 for 1/4 and uses 2/5 in practice.
     p : float or None
         Missing-value coin.
-    random_state : None
-        Accepted for a uniform interface; deterministic.
+    item_order : {"index", "random"}, default "index"
+        ``"random"``: run on the items in an order drawn from
+        ``random_state`` (labels come back in the given order); the result
+        depends on the order (issue 29), so experiments run it as trials.
+    random_state : int, Generator or None
+        Draws the item order of ``item_order="random"``; otherwise unused.
 
     Notes
     -----
@@ -34,9 +39,10 @@ class Balls(AggregationEstimator):
     matrix (X_uv is evaluated from the label rows).
     """
 
-    def __init__(self, alpha=0.4, p=None, random_state=None):
+    def __init__(self, alpha=0.4, p=None, item_order="index", random_state=None):
         self.alpha = alpha
         self.p = p
+        self.item_order = item_order
         self.random_state = random_state
 
     def _cluster(self, enc: EncodedClusterings) -> np.ndarray:

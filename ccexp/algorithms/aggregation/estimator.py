@@ -21,6 +21,7 @@ import time
 
 import numpy as np
 
+from ..._validation import check_random_state
 from ...cc.labels import relabel_contiguous
 from ..base import ProblemEstimator
 from ...objectives.clusterings import EncodedClusterings, check_p, encode
@@ -34,8 +35,18 @@ class AggregationEstimator(ProblemEstimator):
 
     Subclasses take ``p`` (the missing-value coin; ``None`` reads
     ``problem.meta["missing_p"]`` in :meth:`fit_problem`, else 1/2) and
-    ``random_state`` among their parameters.
+    ``random_state`` among their parameters; the order-dependent ones
+    (AGGLOMERATIVE, FURTHEST, BALLS, LOCALSEARCH) also take ``item_order``.
+
+    ``item_order="random"`` runs the algorithm on the items in a random
+    order drawn from ``random_state`` (issue 29: the paper's algorithms are
+    deterministic for a fixed order, but their result depends on it, so an
+    experiment runs them over random orders as trials); ``labels_`` is always
+    in the caller's order. ``"index"`` (the default) keeps the given order.
     """
+
+    #: values of ``item_order`` (for the subclasses that take it)
+    ITEM_ORDERS = ("index", "random")
 
     reads = ("clusterings",)  # capability declaration (ccexp.capabilities)
     needs_features = False
@@ -60,11 +71,35 @@ class AggregationEstimator(ProblemEstimator):
     def _fit_encoded(self, enc: EncodedClusterings):
         self.timings_ = {}
         self.status_ = "ok"
+        perm = self._item_permutation(enc.n_items)
+        if perm is not None:
+            enc = enc.subset(perm)
         t0 = time.perf_counter()
         labels = self._cluster(enc)
         self.timings_.setdefault("cluster", time.perf_counter() - t0)
+        if perm is not None:
+            # item perm[i] sat at place i: give every item its own label back
+            back = np.empty_like(labels)
+            back[perm] = labels
+            labels = back
         self.labels_ = relabel_contiguous(labels)
         return self
+
+    def _item_permutation(self, n: int):
+        """The order the items are fed in (``None``: as given), from ``item_order``.
+
+        Draws the permutation first from ``random_state``, so that an
+        algorithm that draws more (LOCALSEARCH's random start) continues the
+        same stream.
+        """
+        order = getattr(self, "item_order", "index")
+        if order not in self.ITEM_ORDERS:
+            raise ValueError(f"item_order must be one of {self.ITEM_ORDERS}, got {order!r}")
+        if order == "index":
+            self._rng = None
+            return None
+        self._rng = check_random_state(getattr(self, "random_state", None))
+        return self._rng.permutation(n).astype(np.int64)
 
     def _cluster(self, enc: EncodedClusterings) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -105,11 +140,26 @@ class CategoricalEstimator(ProblemEstimator):
     _warmup_params: dict = {}
 
     def fit(self, clusterings, y=None):
-        """Cluster the items of ``clusterings`` (int array (m clusterings, n items), ``-1`` missing)."""
+        """Cluster the items of ``clusterings`` (int array (m clusterings, n items), ``-1`` missing).
+
+        A subclass with ``item_order="random"`` (LIMBO) reads the records in
+        an order drawn from ``random_state``; ``labels_`` keep the caller's order.
+        """
         C = np.asarray(clusterings)
         if C.ndim != 2:
             raise ValueError(f"clusterings must have shape (m clusterings, n items), got {C.shape}")
-        return self._fit_table(check_table(C.T, "clusterings"))
+        T = check_table(C.T, "clusterings")
+        order = getattr(self, "item_order", "index")
+        if order not in AggregationEstimator.ITEM_ORDERS:
+            raise ValueError(f"item_order must be one of {AggregationEstimator.ITEM_ORDERS}, got {order!r}")
+        if order == "index":
+            return self._fit_table(T)
+        perm = check_random_state(getattr(self, "random_state", None)).permutation(T.shape[0])
+        self._fit_table(np.ascontiguousarray(T[perm]))
+        back = np.empty_like(self.labels_)
+        back[perm] = self.labels_
+        self.labels_ = relabel_contiguous(back)
+        return self
 
     def fit_problem(self, problem):
         """Cluster the problem's items; each input clustering is one categorical attribute."""

@@ -26,8 +26,12 @@ class Furthest(AggregationEstimator):
     ----------
     p : float or None
         Missing-value coin.
-    random_state : None
-        Accepted for a uniform interface; deterministic.
+    item_order : {"index", "random"}, default "index"
+        ``"random"``: run on the items in an order drawn from
+        ``random_state`` (labels come back in the given order); the result
+        depends on the order (issue 29), so experiments run it as trials.
+    random_state : int, Generator or None
+        Draws the item order of ``item_order="random"``; otherwise unused.
 
     Attributes
     ----------
@@ -40,8 +44,9 @@ class Furthest(AggregationEstimator):
     assignment and the cost: O(n^2 m + k n m), no n x n matrix.
     """
 
-    def __init__(self, p=None, random_state=None):
+    def __init__(self, p=None, item_order="index", random_state=None):
         self.p = p
+        self.item_order = item_order
         self.random_state = random_state
 
     def _cluster(self, enc: EncodedClusterings) -> np.ndarray:

@@ -9,12 +9,13 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ...cc.labels import relabel_contiguous
 from ...registry import ALGORITHMS
 from ..base import RANDOM_STATE
 from . import _limbo_kernels as K
+from ._dcf_tree import dcf_tree_summaries
 from .estimator import CategoricalEstimator, check_table
 
 
@@ -61,8 +62,9 @@ class Limbo(CategoricalEstimator):
     clusters loses ``delta I = (p(ci) + p(cj)) D_JS[p(V|ci), p(V|cj)]`` of
     the information I(C; V) (:func:`information_loss`).
 
-    1. Summaries: the tuples are read once, in order; each joins the
-       closest summary DCF if that loses at most
+    1. Summaries: the tuples are read once, in order, into a DCF tree of
+       branching factor B (:mod:`._dcf_tree`); each descends to a leaf and
+       joins the closest summary DCF there if that loses at most
        ``tau = phi * I(T; V) / n``, else starts a new one.
     2. The agglomerative information bottleneck (AIB) merges the summaries,
        least ``delta I`` first, down to ``n_clusters``.
@@ -78,9 +80,19 @@ class Limbo(CategoricalEstimator):
     max_summaries : int, default 20000
         Step 1 keeps dense DCF rows (|V| floats each); more summaries raise
         ``ValueError`` (raise ``phi``).
-    random_state : None
-        Accepted for a uniform interface; deterministic (data order, ties
-        to the first).
+    branching : int >= 2 or None, default 4
+        B of the DCF tree (the most entries of a node). ``None`` scans every
+        summary instead of descending the tree (each tuple meets its truly
+        closest summary: the tree with B at least the number of summaries).
+        The value Andritsos et al. ran is not in the text we have; B = 4 is
+        our choice, and experiments/gionis2007/README.md compares B.
+    item_order : {"index", "random"}, default "index"
+        ``"random"``: read the tuples in an order drawn from ``random_state``
+        (the tree, the summaries and AIB's ties depend on it; labels come
+        back in the given order).
+    random_state : int, Generator or None
+        Draws the order of ``item_order="random"``; otherwise unused
+        (deterministic: data order, ties to the first).
 
     Attributes
     ----------
@@ -94,8 +106,8 @@ class Limbo(CategoricalEstimator):
     -----
     LIMBO keeps the summaries in a DCF tree (branching factor B, like
     BIRCH's CF tree) and finds a tuple's summary by descending it, which is
-    approximate; here the leaf entries are scanned exhaustively, so each
-    tuple meets its truly closest summary (same threshold rule, no B). A
+    approximate (:mod:`._dcf_tree`); ``branching=None`` scans the leaf
+    entries exhaustively instead. A
     tuple whose values are all missing carries no information: it takes no
     part in steps 1 and 2 and joins the heaviest cluster in step 3.
     O(n S m) for step 1 with S summaries, O(S^2 |V|) and up for step 2,
@@ -120,14 +132,19 @@ class Limbo(CategoricalEstimator):
         "n_clusters": [Interval(Integral, 1, None, closed="left")],
         "phi": [Interval(Real, 0, None, closed="left")],
         "max_summaries": [Interval(Integral, 1, None, closed="left")],
+        "branching": [Interval(Integral, 2, None, closed="left"), None],
+        "item_order": [StrOptions({"index", "random"})],
         "random_state": RANDOM_STATE,
     }
     _warmup_params = {"phi": 0.5}
 
-    def __init__(self, n_clusters=2, phi=0.0, max_summaries=20000, random_state=None):
+    def __init__(self, n_clusters=2, phi=0.0, max_summaries=20000, branching=4, item_order="index",
+                 random_state=None):
         self.n_clusters = n_clusters
         self.phi = phi
         self.max_summaries = max_summaries
+        self.branching = branching
+        self.item_order = item_order
         self.random_state = random_state
 
     def _fit_table(self, T):
@@ -148,7 +165,10 @@ class Limbo(CategoricalEstimator):
         t0 = time.perf_counter()
         items, indptr, V = tuple_items(Tk)
         tau = phi * mutual_information(Tk) / n
-        W, P, S, _ = K.summarize(items, indptr, n, tau, V, int(self.max_summaries))
+        if self.branching is None:
+            W, P, S, _ = K.summarize(items, indptr, n, tau, V, int(self.max_summaries))
+        else:
+            W, P, S, _ = dcf_tree_summaries(items, indptr, n, tau, V, int(self.branching), int(self.max_summaries))
         if S < 0:
             raise ValueError(f"more than max_summaries={self.max_summaries} summaries at phi={phi}; raise phi")
         self.n_summaries_ = int(S)

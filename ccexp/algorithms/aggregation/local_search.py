@@ -68,8 +68,12 @@ class LocalSearch(AggregationEstimator):
     max_passes : int, default 1000
     p : float or None
         Missing-value coin.
+    item_order : {"index", "random"}, default "index"
+        ``"random"``: run on the items in an order drawn from
+        ``random_state`` (labels come back in the given order); the result
+        depends on the order (issue 29), so experiments run it as trials.
     random_state : int, Generator or None
-        For ``init="random"``.
+        For ``init="random"`` and ``item_order="random"``.
 
     Attributes
     ----------
@@ -81,16 +85,18 @@ class LocalSearch(AggregationEstimator):
     -----
     O(n k m) per pass with k clusters (k = n in the first pass from
     singletons): the O(I n^2) of the paper without the weight matrix.
-    Items are visited in index order; a move needs a strict improvement.
+    Items are visited in the order given (``item_order``); a move needs a
+    strict improvement.
     """
 
     def __init__(self, init="singletons", n_init_clusters=10, init_params=None, max_passes=1000, p=None,
-                 random_state=None):
+                 item_order="index", random_state=None):
         self.init = init
         self.n_init_clusters = n_init_clusters
         self.init_params = init_params
         self.max_passes = max_passes
         self.p = p
+        self.item_order = item_order
         self.random_state = random_state
 
     def _initial(self, enc: EncodedClusterings) -> np.ndarray:
@@ -103,7 +109,8 @@ class LocalSearch(AggregationEstimator):
             k = int(self.n_init_clusters)
             if k < 1:
                 raise ValueError(f"n_init_clusters must be >= 1, got {self.n_init_clusters!r}")
-            return check_random_state(self.random_state).integers(0, k, size=n)
+            rng = getattr(self, "_rng", None)  # the stream that drew the item order, if any
+            return (rng if rng is not None else check_random_state(self.random_state)).integers(0, k, size=n)
         if self.init in ALGORITHMS and self.init != "local_search":
             est = ALGORITHMS.get(self.init)(**dict(self.init_params or {}))
             if not isinstance(est, AggregationEstimator):

@@ -80,6 +80,26 @@ def _check_theta(theta) -> float:
     return theta
 
 
+def merge_by_first_record(labels: np.ndarray, k: int) -> np.ndarray:
+    """Merge clusters without links down to ``k``: in order of their first record, the first ones into one.
+
+    With every remaining pair at goodness 0, ROCK's heap (ties to the smallest
+    pair of slots, the merged cluster keeping the smaller) pops (s0, s1), then
+    (s0, s2), ...: the clusters whose first records come first merge into the
+    first one until ``k`` remain.
+    """
+    labels = np.asarray(labels)
+    first = {}
+    for i, c in enumerate(labels.tolist()):
+        first.setdefault(c, i)
+    order = sorted(first, key=first.get)
+    extra = len(order) - int(k)
+    if extra <= 0:
+        return labels
+    target = {c: order[0] for c in order[: extra + 1]}
+    return relabel_contiguous(np.array([target.get(c, c) for c in labels.tolist()], dtype=np.int64))
+
+
 @ALGORITHMS.register("rock")
 class Rock(CategoricalEstimator):
     """ROCK: agglomerative clustering by links (Guha, Rastogi and Shim 2000).
@@ -119,6 +139,14 @@ class Rock(CategoricalEstimator):
         not say what they used.
     label_outliers : bool, default True
         Apply the labelling phase of step 3.
+    merge_unlinked : bool, default False
+        When the links run out above ``n_clusters`` clusters, go on merging
+        pairs without links (goodness 0) down to ``n_clusters``, as a heap
+        that also held the zero-link pairs would pop them: ties to the
+        smallest pair of cluster slots, a cluster's slot being its smallest
+        record, so the clusters in order of their first record merge into the
+        first (issue 29.6: on Mushrooms at theta = 0.8 the links run out at 21
+        clusters). Step 3 then has nothing to label.
     max_items : int, default 12000
         The link matrix is dense, n^2 counts (4 bytes each at most sizes:
         0.26 GB for Mushrooms); larger inputs raise ``ValueError``.
@@ -168,17 +196,19 @@ class Rock(CategoricalEstimator):
         "theta": [Interval(Real, 0, 1, closed="left")],
         "min_neighbours": [Interval(Integral, 0, None, closed="left")],
         "label_outliers": ["boolean"],
+        "merge_unlinked": ["boolean"],
         "max_items": [Interval(Integral, 1, None, closed="left")],
         "random_state": RANDOM_STATE,
     }
     _warmup_params = {"theta": 0.5}
 
     def __init__(self, n_clusters=2, theta=0.73, min_neighbours=0, label_outliers=True, max_items=12000,
-                 random_state=None):
+                 merge_unlinked=False, random_state=None):
         self.n_clusters = n_clusters
         self.theta = theta
         self.min_neighbours = min_neighbours
         self.label_outliers = label_outliers
+        self.merge_unlinked = merge_unlinked
         self.max_items = max_items
         self.random_state = random_state
 
@@ -200,6 +230,8 @@ class Rock(CategoricalEstimator):
         t = K.merge_clusters(L, sizes, k, 1.0 + 2.0 * f, merge_a, merge_b)
         del L
         labels = relabel_contiguous(connected_components(n, merge_a[:t], merge_b[:t]))
+        if self.merge_unlinked:
+            labels = merge_by_first_record(labels, k)
         counts = np.bincount(labels)
         self.n_outliers_ = 0
         if counts.size > k:

@@ -1,0 +1,141 @@
+"""Results of Gionis, Mannila and Tsaparas (2007) that the page added in issue 28.5.
+
+* Table 1: how many of the confusion matrix's nine non-zero cells our
+  AGGLOMERATIVE on Mushrooms gives, per item order (:func:`table1_cells_matched`);
+* the toy example of Figures 1 and 2 (:func:`toy_example`): Figure 2's
+  weights and the optimum of 5 disagreements, by brute force over every
+  partition of the six objects;
+* Figure 5 past a sample of 1,600 (:func:`error_stays_converged`); "the
+  five correct clusters were identified in the sample" is read in the
+  report with Figure 4's match (:func:`ccexp.report.gionis2007.main_cluster_match`).
+
+Each function returns ``(ours, note)``; the report functions of
+:mod:`ccexp.report.gionis2007` put them into the comparison.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+from scipy.stats import linregress
+
+from ..algorithms.aggregation.estimator import FIGURE1
+
+#: Table 1 of the paper: the non-zero cells (poisonous 808, 1296, 1768, 36, 8; edible 2864, 1056, 96, 192)
+TABLE1_CELLS = (808, 1296, 1768, 36, 8, 2864, 1056, 96, 192)
+
+#: Figure 2's caption: solid edges 1/3, dashed 2/3, dotted 1 (the drawing itself is not in the text)
+FIGURE2_WEIGHTS = frozenset({Fraction(1, 3), Fraction(2, 3), Fraction(1)})
+
+#: The clustering C the text names for Figure 1: {v1, v3}, {v2, v4}, {v5, v6} (v1..v6 as 0..5), and its
+#: disagreements with C1, C2, C3 as the text counts them: four with C1, one with C2 (v5, v6), none with C3
+FIGURE1_C = (0, 1, 0, 1, 2, 2)
+FIGURE1_SPLIT = (4, 1, 0)
+
+
+def confusion_cells(y: np.ndarray, labels: np.ndarray) -> list[int]:
+    """The non-zero cells of the classes x clusters confusion matrix."""
+    cells = []
+    for c in np.unique(labels):
+        counts = np.bincount(y[labels == c], minlength=int(y.max()) + 1)
+        cells += [int(v) for v in counts if v > 0]
+    return cells
+
+
+def table1_cells_matched(y: np.ndarray, labels: np.ndarray) -> int:
+    """How many of Table 1's nine non-zero cells our clustering has (multiset intersection; 9 = all)."""
+    ours, paper = Counter(confusion_cells(y, labels)), Counter(TABLE1_CELLS)
+    return int(sum((ours & paper).values()))
+
+
+def _partitions(n: int):
+    """Every partition of 0..n-1 as a label list (restricted growth strings)."""
+    def grow(prefix, k):
+        if len(prefix) == n:
+            yield list(prefix)
+            return
+        for c in range(k + 1):
+            yield from grow(prefix + [c], max(k, c + 1))
+    yield from grow([0], 1)
+
+
+def _disagreements(a, b) -> int:
+    """d(C, C') of Section 1: pairs one clustering joins and the other separates."""
+    n = len(a)
+    return sum((a[u] == a[v]) != (b[u] == b[v]) for u in range(n) for v in range(u + 1, n))
+
+
+def toy_example() -> dict:
+    """The example of Figures 1 and 2, computed exactly (fractions) over all 203 partitions.
+
+    Returns
+    -------
+    dict
+        ``weights_are_figure2s``: 1.0 if every X_uv of Figure 1's three
+        clusterings is one of Figure 2's three edge weights; ``optimum_disagreements``:
+        the least total number of disagreements over every partition (the text: 5);
+        ``text_c_is_optimal``: 1.0 if the text's C reaches it with 4, 1 and 0
+        disagreements with C1, C2, C3; ``n_optimal``: how many partitions reach it.
+    """
+    C = FIGURE1
+    m, n = C.shape
+    X = {Fraction(int(np.sum(C[:, u] != C[:, v])), m) for u in range(n) for v in range(u + 1, n)}
+    totals = {tuple(lab): sum(_disagreements(lab, C[i]) for i in range(m)) for lab in _partitions(n)}
+    best = min(totals.values())
+    split = tuple(_disagreements(FIGURE1_C, C[i]) for i in range(m))
+    return {"weights_are_figure2s": float(X <= FIGURE2_WEIGHTS), "optimum_disagreements": float(best),
+            "text_c_is_optimal": float(sum(split) == best and split == FIGURE1_SPLIT),
+            "n_optimal": sum(1 for t in totals.values() if t == best)}
+
+
+def error_stays_converged(part, caps: dict, from_sample: int = 1600) -> tuple[float, str]:
+    """Figure 5 (middle) past a sample of 1,600: every sample size >= ``from_sample`` keeps the EC close.
+
+    ``part`` has ``inner``, ``sample``, ``ec_pct``, ``full_ec_pct``; ``caps`` maps an inner algorithm to
+    its Table 3 competitor cap. Ours = 1 if every such run is within its cap of the full algorithm's EC.
+    """
+    at = part[(part["sample"] >= from_sample) & part["inner"].isin(list(caps)) & part["full_ec_pct"].notna()]
+    if not len(at):
+        return np.nan, f"no run at a sample of {from_sample} or more with a full run beside it"
+    diffs = [(r.inner, int(r.sample), abs(r.ec_pct - r.full_ec_pct), caps[r.inner]) for r in at.itertuples()]
+    note = "; ".join(f"{a} at {s}: {d:.2f} points (needs < {c:.2f})" for a, s, d, c in sorted(diffs))
+    return float(all(d < c for _, _, d, c in diffs)), note
+
+
+def error_converges(part: pd.DataFrame, caps: dict, sample: int = 1600) -> tuple[float, str]:
+    """:data:`~ccexp.report.gionis2007.SCALABILITY_CHECKS` ``claim_error_converges_by_1600``.
+
+    ``part`` has columns ``inner``, ``sample``, ``ec_pct`` and ``full_ec_pct``
+    (the full algorithm's EC); ``caps`` maps an inner algorithm to its Table 3
+    competitor cap (percentage points).  An inner algorithm without a cap is
+    left out (the paper has no Table 3 value for it).
+    """
+    at = part[(part["sample"] == sample) & part["inner"].isin(list(caps)) & part["full_ec_pct"].notna()]
+    if not len(at):
+        return np.nan, f"no run at sample {sample} with a full run beside it"
+    diffs = [(r.inner, abs(r.ec_pct - r.full_ec_pct), caps[r.inner]) for r in at.itertuples()]
+    note = "; ".join(f"{a}: |{sample} - full| = {d:.2f} points (needs < {c:.2f})" for a, d, c in diffs)
+    return float(all(d < c for _, d, c in diffs)), note
+
+
+def linear_time(synth: pd.DataFrame) -> tuple[float, str]:
+    """:data:`~ccexp.report.gionis2007.SCALABILITY_CHECKS` ``claim_linear_time_synthetic``: ``synth`` has ``inner``, ``n``, ``fit_seconds``."""
+    parts, holds = [], []
+    for inner, g in synth.groupby("inner"):
+        g = g[g["fit_seconds"] > 0]
+        if g["n"].nunique() < 2:
+            continue
+        x, y = np.log(g["n"].astype(float)), np.log(g["fit_seconds"].astype(float))
+        if len(g) == 2:
+            slope, se = float((y.iloc[1] - y.iloc[0]) / (x.iloc[1] - x.iloc[0])), 0.0
+        else:
+            fit = linregress(x, y)
+            slope, se = float(fit.slope), float(fit.stderr)
+        tol = min(0.5 + 2 * se, 1.0)
+        holds.append(abs(slope - 1) <= tol)
+        parts.append(f"{inner}: exponent {slope:.2f} ± {2 * se:.2f} (2 SE), needs |exponent - 1| <= {tol:.2f}")
+    if not holds:
+        return np.nan, "needs >= 2 synthetic sizes"
+    return float(all(holds)), "; ".join(parts)
