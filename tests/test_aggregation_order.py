@@ -109,3 +109,23 @@ def test_agglomerative_inclusive_stops_above_half():
     for inc in (False, True):
         lab = Agglomerative(inclusive=inc).fit(C).labels_
         assert lab[0] != lab[1]
+
+
+def test_local_search_join_ties_joins_an_item_at_zero_gain():
+    # item 2 misses every label: joining {0, 1} changes d(C) by 2 * (1/2 + 1/2) - 2 = 0
+    C = np.array([[0, 0, -1], [1, 1, -1]])
+    plain = LocalSearch().fit(C).labels_
+    joined = LocalSearch(join_ties=True).fit(C).labels_
+    assert plain[0] == plain[1] != plain[2]
+    assert joined[0] == joined[1] == joined[2]
+
+
+def test_local_search_self_pair_never_leaves_singletons():
+    # with v counted in its own cluster every move pays 1; from singletons no join gains more
+    # (2 X_uv - 1 >= -1), so nothing moves: Figure 1's six items stay apart
+    from ccexp.algorithms.aggregation.estimator import FIGURE1
+
+    assert len(set(LocalSearch(self_pair=True).fit(FIGURE1).labels_.tolist())) == 6
+    # from one cluster, an item leaves only for a gain above 1: Figure 1's v5, v6 (X = 1 to v1..v4)
+    lab = LocalSearch(init="one", self_pair=True).fit(FIGURE1).labels_
+    assert lab[4] == lab[5] and lab[0] != lab[4]

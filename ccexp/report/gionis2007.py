@@ -205,6 +205,8 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
     ours[("figure1", "optimum", "toy_optimum_disagreements")] = toy["optimum_disagreements"]
     ours[("figure1", "optimum", "claim_toy_optimum_is_the_texts")] = toy["text_c_is_optimal"]
     ours[("figure1", "", "claim_toy_weights_are_figure2s")] = toy["weights_are_figure2s"]
+    if len(ok):  # issue 29.1: the spread over item orders (min / median / max)
+        write_table(extra.order_distribution(ok), out_dir / "tables" / "item_orders", digits=1)
     rows = _compare(load_reference(PAPER), ours, "agg_categorical", sems)
     _write_comparison(rows, out_dir, "agg_categorical (Tables 2 and 3)")
     text = ["# agg_categorical: Tables 2 and 3 of Gionis et al. (2007)", ""]

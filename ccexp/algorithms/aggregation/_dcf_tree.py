@@ -45,6 +45,7 @@ class DCFNode:
 
     @property
     def is_leaf(self) -> bool:
+        """True for a leaf (its entries are summaries, without children)."""
         return self.children is None
 
     def dcf(self) -> tuple[float, np.ndarray]:

@@ -144,14 +144,19 @@ def _hist_update(codes, off, v, hist, c, delta):
 
 
 @njit(cache=True)
-def local_search_pass(codes, off, q, labels, hist, sizes, slots):
+def local_search_pass(codes, off, q, labels, hist, sizes, slots, join_ties=False, self_pair=False):
     """One LOCALSEARCH pass (Section 4): each item to its best cluster or a new one.
 
     Moving ``v`` into cluster C changes d(C) by ``2 M(v, C) - |C|`` relative
     to a singleton (the terms of d(v, C_i) that depend on i), so the best
     destination minimises it over the active clusters, and the singleton
-    scores 0.  ``v`` moves only on a strict improvement.  O(k m) per item,
-    O(n k m) per pass, k the number of clusters.
+    scores 0.  ``v`` moves only on a strict improvement, except that with
+    ``join_ties`` an item alone joins its best cluster when that costs
+    nothing (score 0); with ``self_pair`` the scores of Section 4's
+    formula are taken with v still in its cluster, so staying gains the
+    pair (v, v) at cost 1 - X_vv = 1 that every move pays
+    (scripts/ablate_local_search_votes.py).  O(k m) per item, O(n k m)
+    per pass, k the number of clusters.
 
     ``slots = (active, pos, free, counts)`` is the cluster-id bookkeeping,
     updated in place: ``counts = [n_active, n_free]`` (int64);
@@ -178,16 +183,26 @@ def local_search_pass(codes, off, q, labels, hist, sizes, slots):
             stay = 2.0 * m_times_m(codes, off, q, v, hist, c0, sizes[c0]) - m * sizes[c0]
         else:
             stay = 0.0
+        if self_pair:
+            stay -= m
         best = stay
         best_c = c0
+        join = np.inf  # the best cluster other than c0 (first on ties), for join_ties
+        join_c = -1
         for t in range(n_active):
             c = active[t]
             if c == c0 or sizes[c] == 0:
                 continue
             val = 2.0 * m_times_m(codes, off, q, v, hist, c, sizes[c]) - m * sizes[c]
+            if val < join - EPS:
+                join = val
+                join_c = c
             if val < best - EPS:
                 best = val
                 best_c = c
+        if join_ties and sizes[c0] == 0 and best_c == c0 and join_c >= 0 and join <= EPS:
+            best = join
+            best_c = join_c
         if sizes[c0] > 0 and 0.0 < best - EPS:
             best = 0.0
             best_c = -1  # a new singleton

@@ -17,7 +17,8 @@ from ...objectives.clusterings import EncodedClusterings
 INITS = ("singletons", "random", "one")
 
 
-def local_search_labels(enc: EncodedClusterings, labels: np.ndarray, max_passes: int = 1000):
+def local_search_labels(enc: EncodedClusterings, labels: np.ndarray, max_passes: int = 1000, join_ties: bool = False,
+                        self_pair: bool = False):
     """Single-item moves until none lowers d(C); returns (labels, n_passes, converged).
 
     Every cluster keeps a histogram of its members' labels per input
@@ -44,7 +45,7 @@ def local_search_labels(enc: EncodedClusterings, labels: np.ndarray, max_passes:
     counts = np.array([h, n - h], dtype=np.int64)  # n_active, n_free
     slots = (active, pos, free, counts)
     for t in range(1, int(max_passes) + 1):
-        moved = K.local_search_pass(enc.codes, enc.off, enc.q, lab, hist, sizes, slots)
+        moved = K.local_search_pass(enc.codes, enc.off, enc.q, lab, hist, sizes, slots, bool(join_ties), bool(self_pair))
         if moved == 0:
             return lab, t, True
     return lab, int(max_passes), False
@@ -66,6 +67,16 @@ class LocalSearch(AggregationEstimator):
     init_params : dict or None
         Parameters of the ``init`` algorithm.
     max_passes : int, default 1000
+    join_ties : bool, default False
+        Let an item that is alone join its best cluster when that costs
+        nothing (a move otherwise needs a strict improvement): the Votes
+        record with all votes missing is at X = 1/2 from everything, so only
+        this joins it (an ablation, scripts/ablate_local_search_votes.py).
+    self_pair : bool, default False
+        Score the moves by Section 4's d(v, C_i) = M(v, C_i) + sum_{j != i}
+        (|C_j| - M(v, C_j)) with v still counted in its own cluster: every
+        move then pays the pair (v, v) (1 - X_vv = 1), so an item leaves its
+        cluster only for a gain above 1 (an ablation, same script).
     p : float or None
         Missing-value coin.
     item_order : {"index", "random"}, default "index"
@@ -90,13 +101,15 @@ class LocalSearch(AggregationEstimator):
     """
 
     def __init__(self, init="singletons", n_init_clusters=10, init_params=None, max_passes=1000, p=None,
-                 item_order="index", random_state=None):
+                 item_order="index", join_ties=False, self_pair=False, random_state=None):
         self.init = init
         self.n_init_clusters = n_init_clusters
         self.init_params = init_params
         self.max_passes = max_passes
         self.p = p
         self.item_order = item_order
+        self.join_ties = join_ties
+        self.self_pair = self_pair
         self.random_state = random_state
 
     def _initial(self, enc: EncodedClusterings) -> np.ndarray:
@@ -127,7 +140,8 @@ class LocalSearch(AggregationEstimator):
         t0 = time.perf_counter()
         init = self._initial(enc)
         t1 = time.perf_counter()
-        labels, self.n_passes_, converged = local_search_labels(enc, init, self.max_passes)
+        labels, self.n_passes_, converged = local_search_labels(enc, init, self.max_passes, bool(self.join_ties),
+                                                                bool(self.self_pair))
         self.timings_ = {"init": t1 - t0, "local_search": time.perf_counter() - t1}
         if not converged:
             self.status_ = "max_passes"
