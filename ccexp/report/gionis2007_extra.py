@@ -184,8 +184,8 @@ def readme_results(root, reference) -> str:
             status = c["status"]
         else:
             ours, trials, status = "–", "", "not run"
-        cause = getattr(r, "cause", "") or ""
-        evidence = getattr(r, "evidence", "") or ""
+        cause = "" if pd.isna(getattr(r, "cause", "")) else str(getattr(r, "cause", "") or "")
+        evidence = "" if pd.isna(getattr(r, "evidence", "")) else str(getattr(r, "evidence", "") or "")
         if cause and evidence:
             cause = f"[{cause}]({evidence})"
         lines.append(f"| `{r.ref_id}` | {_fmt(r.value)} | {ours} | {trials} | {status} | {cause} |")

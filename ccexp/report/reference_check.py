@@ -45,7 +45,7 @@ KINDS = ("approx", "exact", "derived", "claim")
 #: the ``expect`` pins (the status a ci-gated row must have); kept in step with reproduction.PINS
 PINS = ("reproduced", "within", "indistinguishable", "differs")
 NUMERIC_COORDINATES = ("k", "a", "b", "gamma")
-RULES = ("at_most", "two_sample")
+RULES = ("at_most", "two_sample", "truncated")
 
 
 class ReferenceFileError(ValueError):
