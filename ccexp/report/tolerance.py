@@ -50,12 +50,14 @@ TOLERANCE_RULE = (
     "**not run**: the records do not cover the row; "
     "a claim (kind `claim`) is **reproduced** when it holds as its check text reads it (within the claim's "
     "own threshold where its check measures a share), else **differs**; "
-    "a row with a `rule` is decided by it (`at_most`: **reproduced** when ours ≤ the paper's value + half a "
-    "unit, for a ceiling the paper states, else **differs**); "
+    "a row with the rule `at_most` (a ceiling the paper states) is **reproduced** when ours ≤ the paper's "
+    "value + half a unit, else **differs**; "
     "**indistinguishable**: 2 × SE (the same standard error of the difference) reaches the nearest other "
     "method's value and |ours − paper| ≤ half a unit + 2 × SE, so neither run can tell this method's number "
     "from that one (counted neither as reproduced nor as differs); "
-    "**reproduced**: ours rounded to the paper's printed decimals equals the paper's value; "
+    "**reproduced**: ours rounded to the paper's printed decimals equals the paper's value (a row with the "
+    "rule `truncated`, a table that cut its digits rather than rounding them: ours lies in [v, v + one unit), "
+    "and its distances are taken to that interval's middle); "
     "**within tolerance**: |ours − paper| ≤ the tolerance (strictly less where the competitor's value "
     "bounds it); **differs**: all else."
 )
@@ -239,20 +241,17 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
     diff = abs(ours_v - paper_v)
     if kind_of_rule == "at_most":
         return half, (REPRODUCED if ours_v <= paper_v + half * (1 + 1e-9) else DIFFERS)
-    if kind_of_rule == "truncated":
-        # the paper cut its digits instead of rounding them: the printed v stands for
-        # [v, v + one unit), so ours inside is reproduced and the distance is taken to its middle
-        unit = 2.0 * half
-        if paper_v - 1e-9 * unit <= ours_v < paper_v + unit * (1 - 1e-9):
-            return tol, REPRODUCED
+    truncated = kind_of_rule == "truncated"
+    if truncated:
+        # the paper cut its digits instead of rounding them: the printed v stands for [v, v + one unit),
+        # so the distance is taken to that interval's middle, and ours inside it is the paper's number
         diff = abs(ours_v - (paper_v + half))
-        if 2.0 * se >= cap_v - _EPS and diff <= raw + _EPS:
-            return tol, INDISTINGUISHABLE
-        within = diff < cap_v - _EPS if capped else diff <= tol + _EPS
-        return tol, (WITHIN if within else DIFFERS)
     if 2.0 * se >= cap_v - _EPS and diff <= raw + _EPS:
         return tol, INDISTINGUISHABLE
-    if round(ours_v, d) == round(paper_v, d) or math.isclose(round(ours_v, d), round(paper_v, d), abs_tol=half * 1e-6):
+    if truncated:
+        if paper_v - 1e-9 * half <= ours_v < paper_v + 2.0 * half * (1 - 1e-9):
+            return tol, REPRODUCED
+    elif round(ours_v, d) == round(paper_v, d) or math.isclose(round(ours_v, d), round(paper_v, d), abs_tol=half * 1e-6):
         return tol, REPRODUCED
     # where the competitor's value bounds the tolerance, ours must stay strictly nearer than it
     within = diff < cap_v - _EPS if capped else diff <= tol + _EPS
