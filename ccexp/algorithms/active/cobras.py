@@ -43,8 +43,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..._validation import check_positive_int, check_random_state
+from ...problem_oracle import PairwiseSimilarityOracle
 from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
+from . import _cobras_kernels as CK
 from .estimator import ActiveCorrelationClustering
 
 
@@ -55,13 +57,57 @@ def kmeans(X: np.ndarray, k: int, n_init: int, rng, max_iter: int = 300, tol: fl
     called), in plain numpy: the splits are of at most N points in a few
     dimensions, where scikit-learn's per-call overhead dominates.
     ``tol`` is relative to the mean per-feature variance, as in scikit-learn.
+
+    The products with ``X`` are numpy's (BLAS rounds them by the call's
+    shape); the steps between them run in :mod:`._cobras_kernels`, each the
+    same float operations in the same order as the numpy expression it
+    replaces, so a split is bitwise what the all-numpy version gave
+    (``tests/test_active_cobras.py`` runs both).
     """
+    n = X.shape[0]
+    sq = (X * X).sum(axis=1)
+    tol = tol * float(np.mean(np.var(X, axis=0)))
+    exact_means = X.shape[1] >= 2  # numpy's mean over one column sums pairwise: left to numpy
+    best, best_inertia = None, np.inf
+    for _ in range(n_init):
+        # k-means++ (one candidate per step)
+        centers = np.empty((k, X.shape[1]))
+        centers[0] = X[rng.integers(n)]
+        d2 = np.maximum(sq - 2.0 * X @ centers[0] + centers[0] @ centers[0], 0.0)
+        for j in range(1, k):
+            total = d2.sum()
+            # rng.choice(n, p=d2 / total): one uniform draw, numpy's cdf search (CK.weighted_pick)
+            i = CK.weighted_pick(d2, total, rng.random()) if total > 0 else int(rng.integers(n))
+            centers[j] = X[i]
+            d2 = np.minimum(d2, np.maximum(sq - 2.0 * X @ centers[j] + centers[j] @ centers[j], 0.0))
+        for _ in range(max_iter):
+            assign, _ = CK.nearest_centers(2.0 * X @ centers.T, sq, (centers * centers).sum(axis=1))
+            if exact_means:
+                new = CK.cluster_means(X, assign, centers)
+            else:
+                new = centers.copy()
+                for j in range(k):
+                    members = assign == j
+                    if members.any():
+                        new[j] = X[members].mean(axis=0)
+            shift = ((new - centers) ** 2).sum()
+            centers = new
+            if shift <= tol:
+                break
+        assign, nearest = CK.nearest_centers(2.0 * X @ centers.T, sq, (centers * centers).sum(axis=1))
+        inertia = float(np.maximum(nearest, 0.0).sum())
+        if inertia < best_inertia:
+            best, best_inertia = assign, inertia
+    return best
+
+
+def kmeans_reference(X: np.ndarray, k: int, n_init: int, rng, max_iter: int = 300, tol: float = 1e-4) -> np.ndarray:
+    """:func:`kmeans` in numpy alone (its reference in the tests)."""
     n = X.shape[0]
     sq = (X * X).sum(axis=1)
     tol = tol * float(np.mean(np.var(X, axis=0)))
     best, best_inertia = None, np.inf
     for _ in range(n_init):
-        # k-means++ (one candidate per step)
         centers = np.empty((k, X.shape[1]))
         centers[0] = X[rng.integers(n)]
         d2 = np.maximum(sq - 2.0 * X @ centers[0] + centers[0] @ centers[0], 0.0)
@@ -113,6 +159,10 @@ class _CobrasRun:
         self.n_queries = 0
         self.answers: dict[tuple[int, int], float] = {}  # (u, v), u < v -> the answer used
         self.cl = np.zeros((self.n, self.n), dtype=bool)  # cannot-links among the items asked
+        # the same cannot-links as a list of pairs, in the order learnt (cl_u[:n_cl], cl_v[:n_cl])
+        self.cl_u = np.empty(64, dtype=np.int64)
+        self.cl_v = np.empty(64, dtype=np.int64)
+        self.n_cl = 0
         self.history: list[dict] = []
         self._next_record = 0
         # super-instances: items, centroid, representative, "could not be split"
@@ -120,6 +170,11 @@ class _CobrasRun:
         self.si_centroid: list[np.ndarray] = []
         self.si_rep: list[int] = []
         self.si_tried: list[bool] = []
+        # the same centroids and representatives as arrays, by super-instance id (merge gathers them)
+        self._centroids = np.empty((max(2 * self.n, 2), X.shape[1]), dtype=np.float64)
+        self._reps = np.empty(max(2 * self.n, 2), dtype=np.int64)
+        self._si_size = np.empty(max(2 * self.n, 2), dtype=np.int64)
+        self._si_tried = np.zeros(max(2 * self.n, 2), dtype=np.bool_)
         self.clusters: list[list[int]] = []
 
     # -- bookkeeping ----------------------------------------------------------
@@ -144,11 +199,20 @@ class _CobrasRun:
         centroid = self.X[items].mean(axis=0)
         # the representative is the item closest to the centroid (first among ties)
         rep = int(items[np.argmin(((self.X[items] - centroid) ** 2).sum(axis=1))])
+        s = len(self.si_items)
+        if s == self._reps.shape[0]:  # more super-instances than 2N (never seen): grow
+            self._centroids = np.concatenate([self._centroids, np.empty_like(self._centroids)])
+            self._reps = np.concatenate([self._reps, np.empty_like(self._reps)])
+            self._si_size = np.concatenate([self._si_size, np.empty_like(self._si_size)])
+            self._si_tried = np.concatenate([self._si_tried, np.zeros_like(self._si_tried)])
+        self._centroids[s] = centroid
+        self._reps[s] = rep
+        self._si_size[s] = items.shape[0]
         self.si_items.append(items)
         self.si_centroid.append(centroid)
         self.si_rep.append(rep)
         self.si_tried.append(False)
-        return len(self.si_items) - 1
+        return s
 
     @staticmethod
     def _rep_of(X, items) -> int:
@@ -169,8 +233,18 @@ class _CobrasRun:
         self.n_queries += 1
         self.answers[key] = answer
         if answer <= 0:
-            self.cl[u, v] = self.cl[v, u] = True
+            self.add_cannot_link(u, v)
         return answer > 0
+
+    def add_cannot_link(self, u: int, v: int) -> None:
+        """Record a cannot-link between items u and v (in ``cl`` and in the list of pairs)."""
+        self.cl[u, v] = self.cl[v, u] = True
+        if self.n_cl == self.cl_u.shape[0]:
+            self.cl_u = np.concatenate([self.cl_u, np.empty_like(self.cl_u)])
+            self.cl_v = np.concatenate([self.cl_v, np.empty_like(self.cl_v)])
+        self.cl_u[self.n_cl] = u
+        self.cl_v[self.n_cl] = v
+        self.n_cl += 1
 
     def cannot_linked(self, reps: np.ndarray) -> np.ndarray:
         """(m, m) bool: a known cannot-link between the representatives ``reps``."""
@@ -179,10 +253,11 @@ class _CobrasRun:
     # -- splitting ------------------------------------------------------------
     def kmeans_split(self, items: np.ndarray, k: int) -> list[np.ndarray]:
         """Split ``items`` into at most k non-empty parts with k-means (k-means++, ``n_init`` starts)."""
-        k = min(k, np.unique(self.X[items], axis=0).shape[0])
+        Xs = self.X[items]
+        k = CK.distinct_rows_at_most(Xs, k)  # min(k, the distinct rows: np.unique(Xs, axis=0))
         if k <= 1:
             return [items]
-        assign = kmeans(self.X[items], k, self.n_init, self.rng)
+        assign = kmeans(Xs, k, self.n_init, self.rng)
         return [items[assign == c] for c in range(k) if np.any(assign == c)]
 
     def split_level(self, s: int) -> int:
@@ -205,12 +280,14 @@ class _CobrasRun:
 
     def to_split(self):
         """(cluster position, super-instance) of the largest splittable super-instance, or None."""
-        best, where, size = None, None, 1
-        for c, members in enumerate(self.clusters):
-            for s in members:
-                if not self.si_tried[s] and self.si_items[s].shape[0] > size:
-                    best, where, size = s, c, self.si_items[s].shape[0]
-        return None if best is None else (where, best)
+        # the first largest, in cluster order then member order, of the untried ones of two items or more
+        sis = np.array([s for members in self.clusters for s in members], dtype=np.int64)
+        sizes = np.where(self._si_tried[sis], 0, self._si_size[sis])
+        p = int(np.argmax(sizes))
+        if sizes[p] <= 1:
+            return None
+        where = int(np.searchsorted(np.cumsum([len(members) for members in self.clusters]), p, side="right"))
+        return where, int(sis[p])
 
     # -- merging --------------------------------------------------------------
     def merge(self) -> None:
@@ -227,16 +304,19 @@ class _CobrasRun:
         if len(self.clusters) < 2:
             return
         sis = np.array([s for members in self.clusters for s in members], dtype=np.int64)
-        sizes = np.array([len(members) for members in self.clusters])
-        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        C = np.asarray([self.si_centroid[s] for s in sis])
+        sizes = np.array([len(members) for members in self.clusters], dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        C = self._centroids[sis]  # C-contiguous (K, d), the centroids in cluster order
         sq = (C * C).sum(axis=1)
-        D = np.sqrt(np.maximum(sq[:, None] + sq[None, :] - 2.0 * C @ C.T, 0.0))
-        reps = np.array([self.si_rep[s] for s in sis], dtype=np.int64)
-        CL = self.cannot_linked(reps).astype(np.int64)
+        # D = sqrt(max(sq_a + sq_b - 2 C_a . C_b, 0)): numpy's BLAS product as before (its rounding
+        # depends on the call), then the element-wise steps and the cluster reductions in one kernel,
+        # bitwise what numpy's temporaries and reduceat gave (_cobras_kernels.cluster_distances)
+        reps = self._reps[sis]
         # cluster distance: the closest pair of super-instance centroids; a cannot-link between any two reps
-        Dc = np.minimum.reduceat(np.minimum.reduceat(D, starts, axis=0), starts, axis=1)
-        CLc = np.add.reduceat(np.add.reduceat(CL, starts, axis=0), starts, axis=1) > 0
+        # (D2: the squared distances, rooted where compared: CK.block_argmin)
+        D2 = 2.0 * C @ C.T
+        Dc = CK.cluster_distances(D2, sq, starts, sizes)
+        CLc = CK.cluster_cannot_links(reps, starts, sizes, self.cl_u[:self.n_cl], self.cl_v[:self.n_cl], self.n)
         members = [np.arange(st, st + sz) for st, sz in zip(starts, sizes)]  # positions in sis
         alive = np.ones(len(self.clusters), dtype=bool)
         merged = True
@@ -251,8 +331,7 @@ class _CobrasRun:
                 order = np.argsort(Dc[a, b], kind="stable")  # ties: itertools.combinations order
                 for x, y in zip(a[order], b[order]):
                     mx, my = members[x], members[y]
-                    sub = D[np.ix_(mx, my)]
-                    i, j = np.unravel_index(np.argmin(sub), sub.shape)
+                    i, j = CK.block_argmin(D2, mx, my)  # numpy's argmin of D[np.ix_(mx, my)]
                     if self.ask(int(reps[mx[i]]), int(reps[my[j]])):
                         members[x] = np.concatenate([mx, my])
                         alive[y] = False
@@ -279,7 +358,7 @@ class _CobrasRun:
                 k = self.split_level(s)
                 parts = self.kmeans_split(self.si_items[s], k)
                 if len(parts) == 1:
-                    self.si_tried[s] = True
+                    self.si_tried[s] = self._si_tried[s] = True
                     continue
                 self.clusters[c].remove(s)
                 if not self.clusters[c]:
@@ -405,7 +484,9 @@ class COBRAS(ProblemEstimator):
 
     @classmethod
     def warmup(cls) -> None:
-        """Nothing to compile (numpy and scikit-learn only)."""
+        """Compile the merging phase's kernels (a run on six points)."""
+        X = np.array([[0.0], [0.1], [0.2], [5.0], [5.1], [5.2]])
+        cls(max_queries=15, random_state=0).fit(PairwiseSimilarityOracle(np.array([0, 0, 0, 1, 1, 1]), gamma=0.0), X=X)
 
 
 __all__ = ["COBRAS"]

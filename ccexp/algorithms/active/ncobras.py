@@ -42,6 +42,7 @@ import numpy as np
 from ..._validation import check_positive_int, check_probability
 from ...cc.union_find import UnionFind
 from ...registry import ALGORITHMS
+from . import _cobras_kernels as CK
 from .cobras import COBRAS, _CobrasRun, _Stop
 
 
@@ -52,7 +53,6 @@ class _NCobrasRun(_CobrasRun):
         self.confidence = confidence
         self.max_requeries = max_requeries
         self.must_links = UnionFind(self.n)  # the accepted must-links
-        self.cl_pairs: list[tuple[int, int]] = []
         self.n_requeries = 0
         self.n_inconsistent = 0
 
@@ -66,7 +66,8 @@ class _NCobrasRun(_CobrasRun):
             return bool(ru == rv)
         if ru == rv:
             return False
-        return any({comp[a], comp[b]} == {ru, rv} for a, b in self.cl_pairs)
+        # a cannot-link accepted between the two components (any(...) over the pairs, in numba)
+        return bool(CK.links_components(comp, self.cl_u[:self.n_cl], self.cl_v[:self.n_cl], ru, rv))
 
     def _one(self, u: int, v: int) -> float:
         if self.n_queries >= self._next_record:
@@ -110,8 +111,7 @@ class _NCobrasRun(_CobrasRun):
         if value > 0:
             self.must_links.union(key[0], key[1])
         else:
-            self.cl[key[0], key[1]] = self.cl[key[1], key[0]] = True
-            self.cl_pairs.append(key)
+            self.add_cannot_link(key[0], key[1])
         return value > 0
 
 
