@@ -13,6 +13,7 @@ import time
 import traceback
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ..capabilities import oracle_produces
 from ..cc.contingency import adjusted_rand_fast, ari_ami
@@ -164,7 +165,27 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
     traceback), so one bad case never stops a sweep.  A failure to build
     the instance itself (e.g. a missing data file) is raised: it concerns
     every case of the sweep and is fixed before a rerun, not recorded as done.
+
+    Every case runs with one BLAS and one OpenMP thread (:data:`CASE_THREADS`),
+    whatever ``runner.n_jobs`` is: see there.
     """
+    with threadpool_limits(limits=CASE_THREADS):
+        return _run_instance(cases, context)
+
+
+#: BLAS / OpenMP threads of a case.  One, for two reasons (issue 31).  Speed: a sweep runs one case per core
+#: (loky workers, or the driver itself at ``runner.n_jobs=1``, often beside other sweeps), and a second thread
+#: per case oversubscribes the cores (COBRAS on a loaded 2-core machine: 3x the CPU time with 2 threads).
+#: Results: OpenBLAS splits a product among its threads by blocks of the output, and an element's rounding
+#: depends on the block it falls in, so a product of the same matrices differs in its last bits between one
+#: and two threads (COBRAS's centroid distances at a few hundred super-instances).  joblib's loky workers
+#: already ran with one thread each (``cpu_count() // n_jobs`` on this machine), the driver at
+#: ``n_jobs=1`` with two: now the records are the same at every ``n_jobs``, and equal to those of the
+#: committed ``n_jobs=2`` runs.
+CASE_THREADS = 1
+
+
+def _run_instance(cases: list[Case], context: dict) -> list[dict]:
     inst = cases[0].instance
     warm_up({c.algorithm for c in cases})
     t0 = time.perf_counter()
