@@ -15,14 +15,20 @@ from importlib import resources
 from pathlib import Path
 
 import hydra
+from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.hydra_config import HydraConfig
+from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import HydraException
 from omegaconf import DictConfig, OmegaConf
 
-from .data import MissingDataError
+from ._plugins import refuse_if_shadowed
+from .data import DataChecksumError, MissingDataError
 from .report import make_report
+from .report.reference_check import ReferenceFileError
 from .runner.compose import ConfigError, compose_config, normalize_overrides
 from .runner.config import experiment_description, resolve_run, with_algorithm_choice
+from .runner.layout import experiment_dir
+from .runner.preflight import check_dask_address, check_instances, check_results_folder, describe_os_error
 from .runner.sweep import run_sweep
 from .runner.tracking import check_tracking, log_sweep, tracking_uri
 
@@ -61,7 +67,9 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     experiment, dataset, oracle = spec.placed_experiment(), spec.dataset, spec.oracle
     # paths.data is where every loader (in this process and in the workers it starts) reads real files
     os.environ["CCEXP_DATA_DIR"] = str(Path(cfg.paths.data).expanduser().resolve())
-    results = Path(cfg.paths.results)
+    # absolute: the paths the run prints must exist from where the user stands, also under
+    # hydra.job.chdir=true (a relative paths.results is then under hydra.run.dir)
+    results = Path(cfg.paths.results).absolute()
     if spec.custom:
         log.info("%s: the overrides change the %s grid; results go to %s/, not to %s/",
                  experiment["name"], spec.scale, spec.label, spec.scale)
@@ -71,8 +79,16 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         log.info("%s measures run times: one case at a time (runner.n_jobs=1, not %s)",
                  experiment["name"], runner.get("n_jobs"))
         runner["n_jobs"] = 1
-    uri = tracking_uri(cfg.tracking.mode, cfg.tracking.uri, results)
-    check_tracking(uri)  # a server that does not answer stops the run now, not after the sweep
+    # what used to fail after the sweep, or abort it half way, is refused now in one line (issue 33)
+    check_results_folder(results, experiment_dir(results, experiment["name"], spec.label))
+    try:
+        uri = tracking_uri(cfg.tracking.mode, cfg.tracking.uri, results)
+    except ValueError as err:
+        raise ConfigError(str(err)) from None
+    check_tracking(uri)  # a server that does not answer, a locked store: stops the run now, not after the sweep
+    if cfg.runner.get("backend") == "dask":
+        check_dask_address(cfg.runner.get("address"))
+    check_instances(spec.expanded if spec.expanded is not None else spec.cases())
     result = run_sweep(
         experiment,
         dataset,
@@ -108,16 +124,35 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
 
 @hydra.main(config_path="pkg://ccexp.conf", config_name="config", version_base="1.3")
 def _hydra_main(cfg: DictConfig) -> None:
-    overrides = list(HydraConfig.get().overrides.task)
+    run_cli(cfg, list(HydraConfig.get().overrides.task))
+
+
+def run_cli(cfg: DictConfig, overrides: list[str]) -> None:
+    """:func:`run`, with what a user can fix printed as one line and exit status 2 instead of a traceback.
+
+    A missing or modified data file (raised in a worker, re-raised here),
+    an override that cannot take effect, a malformed reference.csv, and an
+    ``OSError`` of the results folder (read-only, a file where a folder
+    belongs, a symlink loop, a full disk: what was stored before it stays,
+    and a rerun resumes).
+    """
     try:
         run(cfg, overrides)
-    except MissingDataError as err:  # raised in a worker, re-raised here: one line, not a traceback
+    except (MissingDataError, DataChecksumError) as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
-    except ConfigError as err:
+    except (ConfigError, ReferenceFileError) as err:
         # what the user typed is wrong: one line and exit 2, as argparse does
         print(f"ccexp: error: {err}", file=sys.stderr)
-        sys.exit(2)
+        raise SystemExit(2) from None
+    except MemoryError as err:
+        print(f"ccexp: error: out of memory ({err or 'MemoryError'}); the records stored before it are kept: "
+              f"make the grid smaller and rerun the same command to resume", file=sys.stderr)
+        raise SystemExit(2) from None
+    except OSError as err:
+        print(f"ccexp: error: {describe_os_error(err)} ({type(err).__name__}); the records stored before it are "
+              f"kept: fix it and rerun the same command to resume", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 # Hydra flags that take a value (the value is not an override)
@@ -147,20 +182,39 @@ def main() -> None:
     and with a single algorithm in the experiment its config is chosen, so
     ``algorithm.<param>=v`` sets that algorithm's parameter.
     """
+    refuse_if_shadowed("ccexp")
     # +experiment=NAME (the older spelling) is the plain choice experiment=NAME
     argv = normalize_overrides(sys.argv[1:])
     if not {"--help", "-h", "--hydra-help", "--version", "--shell-completion", "-sc"} & set(argv):
         overrides = _overrides_of(argv)
         try:
-            chosen = with_algorithm_choice(overrides)
-            compose_config(chosen)
+            # with -m / --multirun, each job's overrides (Hydra's own expansion of a,b and range(...))
+            jobs = _multirun_jobs(overrides) if {"-m", "--multirun"} & set(argv) else [overrides]
+            added = set()
+            for job in jobs:
+                chosen = with_algorithm_choice(job)
+                compose_config(chosen)
+                added.add(tuple(chosen[len(job):]))
         except HydraException as err:
             lines = [line.strip().rstrip(".") for line in str(err).splitlines() if line.strip()]
             print(f"ccexp: error: {'; '.join(lines)}", file=sys.stderr)
             sys.exit(2)
-        argv = chosen[len(overrides):] + argv  # before Hydra's flags, whose argparse takes overrides first
+        except ConfigError as err:
+            print(f"ccexp: error: {err}", file=sys.stderr)
+            sys.exit(2)
+        if len(added) == 1:  # jobs that all run one algorithm, the same: its config composes algorithm.<param>
+            argv = list(added.pop()) + argv  # before Hydra's flags, whose argparse takes overrides first
     sys.argv[1:] = argv
     _hydra_main()
+
+
+def _multirun_jobs(overrides: list[str]) -> list[list[str]]:
+    """The overrides of each job of ``-m`` (``experiment.scale=ci,quick`` gives two), as Hydra's sweeper splits them.
+
+    Each job then writes its own results folder (``<experiment>/<scale label>/``) and its own report.
+    """
+    parsed = OverridesParser.create().parse_overrides(overrides)
+    return [job for batch in BasicSweeper.split_arguments(parsed, None) for job in batch]
 
 
 if __name__ == "__main__":

@@ -31,8 +31,12 @@ experiment whose grids each list their algorithms, one that no grid lists
 (:func:`ccexp.runner.config.place_by_declaration`).  ``needs_features`` is
 printed by ``python -m ccexp.list algorithms`` and checked by
 ``tests/test_capabilities.py``; the runner does not check it against the
-dataset (the configs do not say which datasets have features): the
-estimator's own ``problem.require("X", ...)`` refuses a problem without.
+dataset: the estimator's own ``problem.require("X", ...)`` refuses a problem
+without.  An oracle also declares ``needs``, the dataset attributes it
+cannot do without (labels, features, categorical attributes, recorded
+triplets); before a sweep the runner loads each dataset of the grid once and
+refuses, in one line, a dataset an oracle cannot feed on
+(:func:`dataset_fit_error`), instead of a case aborting the sweep.
 """
 
 from __future__ import annotations
@@ -87,5 +91,32 @@ def pairing_error(algorithm: str, oracle: str) -> str | None:
     return f"algorithm {algorithm!r} {describe_reads(algorithm)}; oracle {oracle!r} gives {kind}"
 
 
-__all__ = ["KINDS", "algorithm_reads", "can_read", "check_declaration", "describe_reads", "needs_features",
-           "oracle_produces", "pairing_error", "problem_kind"]
+#: what each dataset attribute an oracle may need is, in words
+DATASET_PARTS = {"y": "ground-truth labels", "X": "features", "categorical": "categorical attributes",
+                 "triplets": "recorded triplets"}
+
+
+def dataset_fit_error(dataset, oracle: str) -> str | None:
+    """Why the oracle registered as ``oracle`` cannot build a problem from ``dataset``, in one line; None if it can.
+
+    From the oracle's declared ``needs`` (the dataset attributes it cannot
+    do without, :meth:`ccexp.registry.Registry.register`); an oracle that
+    declares none is not checked (its own error then comes when it runs).
+
+    Examples
+    --------
+    >>> from ccexp.data.dataset import Dataset
+    >>> import numpy as np
+    >>> dataset_fit_error(Dataset("votes", y=np.array([0, 1, 1]), categorical=np.zeros((3, 2), int)),
+    ...                   "clusterings_linkage")
+    "oracle 'clusterings_linkage' needs the dataset's features; dataset 'votes' has none"
+    """
+    needs = getattr(ORACLES.get(oracle), "needs", ()) or ()
+    missing = [DATASET_PARTS.get(a, a) for a in needs if getattr(dataset, a, None) is None]
+    if not missing:
+        return None
+    return f"oracle {oracle!r} needs the dataset's {' and '.join(missing)}; dataset {dataset.name!r} has none"
+
+
+__all__ = ["DATASET_PARTS", "KINDS", "algorithm_reads", "can_read", "check_declaration", "dataset_fit_error",
+           "describe_reads", "needs_features", "oracle_produces", "pairing_error", "problem_kind"]

@@ -22,7 +22,7 @@ from .registry import ORACLES
 ACTIVE_STRATEGIES = ("maxmin", "maxexp", "uniform")
 
 
-@ORACLES.register("cross_active_pairs", produces="pairwise")
+@ORACLES.register("cross_active_pairs", produces="pairwise", needs=("y", "X"))
 def cross_active_pairs(dataset, budget=1.0, eps=0.0, strategy="maxmin", lam=0.1, random_state=None) -> Problem:
     """The pairs an active strategy queries in ``round(budget * n)`` answers, as must-link / cannot-link.
 

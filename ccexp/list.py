@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._plugins import refuse_if_shadowed
 from .capabilities import algorithm_reads, needs_features, oracle_produces
 from .registry import ALGORITHMS, DATASETS, ORACLES
 from .runner.config import ConfigError, config_header
@@ -76,6 +77,7 @@ def format_table(what: str, width: int | None = 160) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """The command line: print the registry named by ``argv`` as a table; return the exit status."""
+    refuse_if_shadowed("python -m ccexp.list")
     parser = argparse.ArgumentParser(prog="python -m ccexp.list", description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=sorted(_REGISTRIES), help="which registry to list")
     parser.add_argument("--full", action="store_true", help="do not cut the last column to the line width")

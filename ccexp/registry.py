@@ -7,18 +7,23 @@ Other packages add to them without forking ccexp, through the entry-point
 groups ``ccexp.algorithms``, ``ccexp.datasets`` and ``ccexp.oracles``
 (:func:`importlib.metadata.entry_points`): an entry point ``name =
 "module:object"`` registers ``object`` as ``name``.  They are loaded on the
-registry's first lookup, after ccexp's own entries; a name registered twice
-is refused with both origins named.  ``docs/extending.md`` walks through
+registry's first lookup, after ccexp's own entries.  A plugin that fails to
+load, declares nothing, or takes a name already registered is skipped with
+one warning naming it (and both origins); ccexp's own entries registered
+twice are refused.  ``docs/extending.md`` walks through
 one plugin.
 """
 
 from __future__ import annotations
 
+import logging
 from importlib.metadata import entry_points
 from typing import Callable
 
 from ._validation import unknown_name_error
 from .kinds import check_declaration
+
+log = logging.getLogger("ccexp")
 
 
 def _origin(obj) -> str:
@@ -48,8 +53,10 @@ class Registry:
         self._items: dict[str, Callable] = {}
         self._origins: dict[str, str] = {}
         self._plugins_loaded = group is None
+        self._skipped: dict[str, str] = {}  # plugin entry points that could not be registered, and why
 
-    def register(self, name: str, *, produces: str | None = None, origin: str | None = None):
+    def register(self, name: str, *, produces: str | None = None, needs: tuple[str, ...] | None = None,
+                 origin: str | None = None):
         """Register the decorated object as ``name``.
 
         Parameters
@@ -58,6 +65,11 @@ class Registry:
         produces : str, optional
             For an oracle: the supervision kind its problems carry, set as the
             factory's ``produces`` attribute (see :mod:`ccexp.capabilities`).
+        needs : tuple of str, optional
+            For an oracle: the dataset attributes it cannot do without
+            (``"y"``, ``"X"``, ``"categorical"``, ``"triplets"``), set as the
+            factory's ``needs``; the runner checks them against each dataset
+            of a grid before any case runs (:func:`ccexp.capabilities.dataset_fit_error`).
         origin : str, optional
             Where the entry comes from, for the message of a clash (default:
             the object's module and name).
@@ -71,6 +83,8 @@ class Registry:
                 raise ValueError(f"{self.kind} {name!r} is registered twice: by {self._origins[name]} and by {where}")
             if produces is not None:
                 obj.produces = produces
+            if needs is not None:
+                obj.needs = tuple(needs)
             self._items[name] = obj
             self._origins[name] = where
             return obj
@@ -80,13 +94,13 @@ class Registry:
     def load_plugins(self) -> None:
         """Register the objects of this registry's entry-point group (once per process).
 
-        Raises
-        ------
-        ValueError
-            For an entry whose name is taken (naming both origins) or whose
-            capability declaration is missing or malformed.
-        ImportError
-            For an entry point that fails to load, naming it and its package.
+        A plugin that cannot be registered is skipped with one warning
+        naming its entry point and why, so it never breaks the commands that
+        do not use it (issue 33: a plugin raising on import broke every
+        command, the built-in algorithms too): an entry point that fails to
+        load, one whose capability declaration is missing or malformed, and
+        one that takes a name already registered (a built-in's: the built-in
+        stays).  Asking for a skipped name then says why it was skipped.
         """
         if self._plugins_loaded:
             return
@@ -96,11 +110,19 @@ class Registry:
             where = f"the entry point {ep.name} = {ep.value!r} of {dist} (group {self.group})"
             try:
                 obj = ep.load()
-            except Exception as exc:  # noqa: BLE001 - re-raised with the entry point named
-                raise ImportError(f"{where} failed to load: {type(exc).__name__}: {exc}") from exc
-            if self.declares is not None:
-                check_declaration(obj, ep.name, self.declares)
-            self.register(ep.name, origin=where)(obj)
+            except Exception as exc:  # noqa: BLE001 - any error of the plugin's own import: skipped, named
+                self._skip(ep.name, f"{where} failed to load: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+                continue
+            try:
+                if self.declares is not None:
+                    check_declaration(obj, ep.name, self.declares)
+                self.register(ep.name, origin=where)(obj)
+            except ValueError as err:  # no declaration, or a name taken (both origins named)
+                self._skip(ep.name, f"{where}: {str(err).splitlines()[0]}")
+
+    def _skip(self, name: str, why: str) -> None:
+        self._skipped[name] = why
+        log.warning("ccexp: skipped a plugin: %s", why)
 
     def get(self, name: str) -> Callable:
         """The entry registered as ``name`` (plugins loaded first); ``ValueError`` listing the known names otherwise."""
@@ -108,6 +130,9 @@ class Registry:
         try:
             return self._items[name]
         except KeyError:
+            if name in self._skipped:
+                raise ValueError(f"{self.kind} {name!r} is not available: its plugin was skipped "
+                                 f"({self._skipped[name]})") from None
             raise unknown_name_error(self.kind, name, self._items) from None
 
     def origin(self, name: str) -> str:

@@ -12,6 +12,8 @@ they are held to the same checks.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -268,7 +270,7 @@ def test_an_algorithm_no_grid_lists_joins_the_grids_of_kinds_it_reads():
         _pairs("experiment=recon_random", "experiment.algorithms=[recon,ls_ad]")
 
 
-def test_the_cli_runs_the_grids_as_placed(monkeypatch):
+def test_the_cli_runs_the_grids_as_placed(monkeypatch, tmp_path):
     """``experiment.algorithms=[a]`` on a multi-grid experiment: the sweep gets the placed grids.
 
     Before the fix ``ccexp.__main__.run`` handed ``run_sweep`` the configured
@@ -279,8 +281,11 @@ def test_the_cli_runs_the_grids_as_placed(monkeypatch):
     import ccexp.__main__ as cli
     from ccexp.runner.grid import expand
 
-    ov = ["experiment=cross_supervision", "experiment.scale=ci", "experiment.algorithms=[kmeans]", "tracking=off"]
+    ov = ["experiment=cross_supervision", "experiment.scale=ci", "experiment.algorithms=[kmeans]", "tracking=off",
+          f"paths.results={tmp_path}"]
     seen = {}
+    monkeypatch.setattr(cli, "check_instances", lambda cases: None)  # loads the real datasets: not what is tested
+    monkeypatch.setenv("CCEXP_DATA_DIR", os.environ.get("CCEXP_DATA_DIR", ""))  # run() sets it; restored after
 
     def fake_run_sweep(experiment, dataset, oracle, results, algorithms=None, **kwargs):
         seen["cases"] = expand(experiment, dataset, oracle, algorithms=algorithms)

@@ -94,3 +94,17 @@ def test_gap_table_by_hand(tmp_path):
     report_cc_gaps(_records(), tmp_path, "ci")
     assert (tmp_path / "figures" / "gaps.png").is_file()
     assert "Ls-AD" in (tmp_path / "tables" / "gaps.md").read_text()
+
+
+def test_the_report_does_without_the_exact_solver(tmp_path):
+    """docs/extending.md's ``experiment.algorithms=[cc_pivot,vote_linkage]`` ran 140 cases, then the report died
+    with ``KeyError: "['exact_optimal', 'lp_bound'] not in index"`` (issue 33, item 11)."""
+    records = _records()
+    records = records[records["algorithm"] != "cc_exact"].reset_index(drop=True)
+    t = gap_table(gap_rows(records)).set_index("algorithm")
+    assert t.loc["Ls-AD", "instances"] == 2 and t.loc["Ls-AD", "proven"] == 0
+    assert np.isnan(t.loc["Ls-AD", "excess_mean_pct"])
+    report_cc_gaps(records, tmp_path, "ci")
+    text = (tmp_path / "report.md").read_text()
+    assert "cc_exact is not among the algorithms run" in text and "optimum proven on 0" in text
+    assert not (tmp_path / "figures" / "gaps.png").exists()

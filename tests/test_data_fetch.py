@@ -113,6 +113,22 @@ def test_modified_local_copy_is_replaced_only_by_a_verified_download(synthetic):
     assert (data / "alpha/a.data").read_bytes() == b"edited\n"
 
 
+def test_a_modified_local_copy_is_kept_aside_and_named(synthetic):
+    """Issue 33: fetch replaced a locally modified file without a word; now it keeps it and says where."""
+    from ccexp.data.fetch import format_status
+
+    mirror, manifest, data = synthetic
+    _write(data, "alpha/a.data", b"edited\n")
+    (r,) = fetch(data_dir=data, base_url=mirror.as_uri(), manifest=manifest, datasets=["alpha"]).results
+    assert r.state == "downloaded" and (data / "alpha/a.data").read_bytes() == A
+    assert (data / "alpha/a.data.modified").read_bytes() == b"edited\n"
+    line = format_status(r)
+    assert "the file there was not the original (sha256" in line and "kept as a.data.modified" in line
+    _write(data, "alpha/a.data", b"edited again\n")  # a second one does not overwrite the first
+    fetch(data_dir=data, base_url=mirror.as_uri(), manifest=manifest, datasets=["alpha"])
+    assert (data / "alpha/a.data.modified.1").read_bytes() == b"edited again\n"
+
+
 def test_offline_reports_missing_files_urls_and_data_dir(synthetic):
     _, manifest, data = synthetic
     # no mirror: the canonical URLs (file:// paths that do not exist) are unreachable

@@ -10,7 +10,9 @@ one exists in ``conf/experiment/``) at ``scale=ci`` through
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 import shutil
 import site
 import subprocess
@@ -48,7 +50,7 @@ def test_an_entry_point_is_registered_under_its_name_with_its_origin(monkeypatch
                                    "of an unknown package (group test.group)")
 
 
-def test_a_name_clash_is_refused_with_both_origins(monkeypatch):
+def test_a_name_clash_skips_the_plugin_naming_both_origins(monkeypatch, caplog):
     reg = _registry(monkeypatch, ("ls_ad_vc", "ccexp.algorithms.triplets.local_search:LsAD"))
 
     @reg.register("ls_ad_vc")
@@ -56,37 +58,75 @@ def test_a_name_clash_is_refused_with_both_origins(monkeypatch):
         reads = ("triplets",)
         needs_features = False
 
-    with pytest.raises(ValueError) as err:
-        reg.names()
-    msg = str(err.value)
-    assert msg.startswith("algorithm 'ls_ad_vc' is registered twice: by test_plugins.")
+    with caplog.at_level(logging.WARNING, logger="ccexp"):
+        assert reg.names() == ["ls_ad_vc"] and reg.get("ls_ad_vc") is Mine  # the one registered first stays
+    [msg] = [m for m in caplog.messages if "skipped a plugin" in m]
+    assert "algorithm 'ls_ad_vc' is registered twice: by test_plugins." in msg
     assert "Mine and by the entry point ls_ad_vc = 'ccexp.algorithms.triplets.local_search:LsAD'" in msg
 
 
-def test_the_real_registries_refuse_a_plugin_named_like_a_builtin(monkeypatch):
+def test_a_plugin_named_like_a_builtin_is_skipped_and_the_builtin_kept(monkeypatch, caplog):
+    """Issue 33: it raised, and so broke every command; now one warning, the built-in untouched."""
+    from ccexp.algorithms.constrained.cop_kmeans import COPKMeans
+
     eps = [EntryPoint("cop_kmeans", "ccexp.algorithms.triplets.local_search:LsAD", "ccexp.algorithms")]
     reg = Registry("algorithm", group="ccexp.algorithms", declares="algorithm")
     reg._items, reg._origins = dict(ALGORITHMS._items), dict(ALGORITHMS._origins)  # ccexp's own, as at import
     monkeypatch.setattr(registry_module, "entry_points", lambda group: eps if group == "ccexp.algorithms" else [])
-    with pytest.raises(ValueError, match=r"algorithm 'cop_kmeans' is registered twice: by "
-                                         r"ccexp\.algorithms\.constrained\.cop_kmeans\.COPKMeans and by the entry point"):
-        reg.get("cop_kmeans")
+    with caplog.at_level(logging.WARNING, logger="ccexp"):
+        assert reg.get("cop_kmeans") is COPKMeans
+    [msg] = [m for m in caplog.messages if "skipped a plugin" in m]
+    assert "\n" not in msg and re.search(r"algorithm 'cop_kmeans' is registered twice: by "
+                                         r"ccexp\.algorithms\.constrained\.cop_kmeans\.COPKMeans and by the entry point", msg)
 
 
-def test_a_plugin_without_its_declaration_is_refused(monkeypatch):
-    reg = _registry(monkeypatch, ("bare", "ccexp.algorithms.base:ProblemEstimator"))
-    with pytest.raises(ValueError, match="algorithm 'bare' declares no reads"):
-        reg.names()
+def test_a_plugin_without_its_declaration_is_skipped(monkeypatch, caplog):
+    reg = _registry(monkeypatch, ("bare", "ccexp.algorithms.base:ProblemEstimator"),
+                    ("fine", "ccexp.algorithms.triplets.local_search:LsAD"))
+    with caplog.at_level(logging.WARNING, logger="ccexp"):
+        assert reg.names() == ["fine"]
+    assert any("algorithm 'bare' declares no reads" in m for m in caplog.messages)
+    with pytest.raises(ValueError, match="algorithm 'bare' is not available: its plugin was skipped .*declares no reads"):
+        reg.get("bare")
     oracles = _registry(monkeypatch, ("bare", "ccexp.oracles.pairwise:pairwise_constraints"), declares="oracle")
     with pytest.raises(ValueError, match="oracle 'bare' declares no produces"):
-        oracles.names()
+        oracles.get("bare")
 
 
-def test_a_plugin_that_fails_to_import_is_named(monkeypatch):
-    reg = _registry(monkeypatch, ("gone", "ccexp_no_such_module:Thing"))
-    with pytest.raises(ImportError, match=r"the entry point gone = 'ccexp_no_such_module:Thing' of an unknown package "
-                                          r"\(group test.group\) failed to load: ModuleNotFoundError"):
-        reg.names()
+def test_a_plugin_that_fails_to_import_is_skipped_with_one_warning(monkeypatch, caplog):
+    """Issue 33: a plugin raising on import broke every command, the built-in algorithms too."""
+    reg = _registry(monkeypatch, ("gone", "ccexp_no_such_module:Thing"),
+                    ("fine", "ccexp.algorithms.triplets.local_search:LsAD"))
+    with caplog.at_level(logging.WARNING, logger="ccexp"):
+        assert reg.names() == ["fine"]
+    [msg] = [m for m in caplog.messages if "skipped a plugin" in m]
+    assert re.search(r"the entry point gone = 'ccexp_no_such_module:Thing' of an unknown package "
+                     r"\(group test.group\) failed to load: ModuleNotFoundError", msg)
+    with pytest.raises(ValueError, match="algorithm 'gone' is not available: its plugin was skipped"):
+        reg.get("gone")
+
+
+@pytest.mark.slow
+def test_a_plugin_that_raises_on_import_leaves_the_command_working(tmp_path):
+    """A real installed entry point whose module raises: the built-in experiment still runs (one warning)."""
+    pkg = tmp_path / "site" / "broken_plugin"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("raise RuntimeError('the plugin is broken')\n")
+    dist = tmp_path / "site" / "broken_plugin-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-plugin\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[ccexp.algorithms]\nbroken = broken_plugin:Thing\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "site"), env.get("PYTHONPATH", "")])
+    args = ["experiment=exp1_triplets", "experiment.scale=ci", "experiment.sweep.dataset.k=[4]",
+            "experiment.sweep.oracle.fraction=[0.1]", "experiment.algorithms=[ls_eq]", "experiment.trials=1",
+            "tracking=off", "report=false", "runner.n_jobs=1", "runner.progress=false", f"paths.results={tmp_path / 'r'}"]
+    proc = subprocess.run([sys.executable, "-m", "ccexp", *args], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout + proc.stderr
+    assert out.count("skipped a plugin") >= 1 and "RuntimeError: the plugin is broken" in out
+    assert "Traceback" not in out
 
 
 # ------------------------------------------------------------------ the example's algorithm, in this process

@@ -9,7 +9,7 @@ from .._plugins import import_submodules
 from .._validation import check_parameters, check_random_state
 from ..registry import DATASETS
 from .dataset import Dataset
-from .files import MissingDataError
+from .files import DataChecksumError, MissingDataError
 
 import_submodules(__name__, __path__, skip=("dataset", "files"))
 
@@ -29,6 +29,8 @@ def load_dataset(name: str, random_state=None, **params) -> Dataset:
         (a ``FileNotFoundError``) when a real data file is absent; its
         message is one line naming the file, ``CCEXP_DATA_DIR`` and
         ``python -m ccexp.data fetch``.
+    DataChecksumError
+        (a ``ValueError``) when a real data file is not the original (its sha256).
 
     Examples
     --------
@@ -46,4 +48,4 @@ def list_datasets() -> list[str]:
     return DATASETS.names()
 
 
-__all__ = ["Dataset", "MissingDataError", "list_datasets", "load_dataset"]
+__all__ = ["DataChecksumError", "Dataset", "MissingDataError", "list_datasets", "load_dataset"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .._plugins import refuse_if_shadowed
 from .fetch import MIRROR_ENV, fetch, format_status, status
 
 
@@ -56,6 +57,7 @@ def main(argv=None) -> int:
     int
         The exit code: 0 when every file is good.
     """
+    refuse_if_shadowed("python -m ccexp.data")
     args = _parser().parse_args(argv)
     check = args.command == "status" or args.check
     try:

@@ -392,12 +392,20 @@ def fetch(
         result = _check(entry, target)
         if result.state in ("missing", "mismatch"):
             previous = result.detail
+            # a file there that is not the original (modified by hand, another version) is set aside, not
+            # overwritten without a word (issue 33); it comes back if no original can be had
+            kept = _set_aside(target) if result.state == "mismatch" else None
             try:
                 result = _fetch_one(
                     entry, folder, base_url=base_url, archives=archives, sources=source, timeout=timeout
                 )
             except OSError as err:  # the data folder, not the network: not writable, disk full
                 result = FileStatus(entry, "failed", f"cannot write {target}: {err}")
+            if kept is not None and result.state not in GOOD:
+                os.replace(kept, target)
+            elif kept is not None:
+                result.detail = (f"{result.detail}; " if result.detail else "") + (
+                    f"the file there was not the original ({previous}): kept as {kept.name}")
             if previous and result.state not in GOOD:
                 result.detail = f"{result.detail}; the file there has {previous}".lstrip("; ")
         settled[entry.relpath] = result
@@ -424,6 +432,17 @@ def fetch(
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return report
+
+
+def _set_aside(path: Path) -> Path:
+    """Rename ``path`` to ``<name>.modified`` (``.modified.1``, ... if taken); return the new path."""
+    aside = path.with_name(path.name + ".modified")
+    n = 1
+    while aside.exists():
+        aside = path.with_name(f"{path.name}.modified.{n}")
+        n += 1
+    os.replace(path, aside)
+    return aside
 
 
 def _exports_present(workbook: ManifestEntry, entries, folder: Path) -> bool:

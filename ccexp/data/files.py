@@ -25,6 +25,10 @@ class MissingDataError(FileNotFoundError):
     """
 
 
+class DataChecksumError(ValueError):
+    """A data file whose sha256 is not the original's (modified, or another version); one line, like a missing file."""
+
+
 #: The name of :class:`MissingDataError` before issue 12 (kept for existing code).
 DataFileMissing = MissingDataError
 
@@ -43,7 +47,7 @@ def data_file(relpath: str, sha256: str | None = None, url: str | None = None, d
         ``"<dataset>/<file>"``, e.g. ``"iris/iris.data"``.
     sha256 : str, optional
         Expected checksum of the original file; a mismatch raises
-        ``ValueError`` (a modified copy would silently change results).
+        :class:`DataChecksumError`, a ``ValueError`` (a modified copy would silently change results).
     url : str, optional
         Where the file can be downloaded, for the error message.
     dataset : str, optional
@@ -68,9 +72,11 @@ def data_file(relpath: str, sha256: str | None = None, url: str | None = None, d
     if sha256 is not None and _VERIFIED.get(path) != sha256:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         if digest != sha256:
-            raise ValueError(
+            name = dataset or relpath.split("/")[0]
+            raise DataChecksumError(
                 f"{path}: sha256 {digest} does not match the original file's {sha256}; "
-                "the copy was modified or is another version"
+                f"the copy was modified or is another version (python -m ccexp.data fetch --datasets {name} "
+                f"puts the original back, keeping this one aside)"
             )
         _VERIFIED[path] = sha256
     return path

@@ -15,7 +15,7 @@ from ..problem import Problem
 from ..problem_oracle import NOISE_PRESETS, PairwiseSimilarityOracle  # noqa: F401  (NOISE_PRESETS: the presets this oracle takes)
 from ..registry import ORACLES
 
-@ORACLES.register("pairwise_similarity", produces="similarity")
+@ORACLES.register("pairwise_similarity", produces="similarity", needs=("y",))
 def pairwise_similarity_oracle(dataset, gamma=0.2, lam=0.1, budget=None, random_state=None, preset="paper",
                                noise_range=None) -> Problem:
     """A :class:`~ccexp.problem.Problem` whose ``oracle`` answers noisy similarity queries.

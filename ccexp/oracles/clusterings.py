@@ -25,7 +25,7 @@ from ..registry import ORACLES
 LINKAGE_METHODS = ("single", "complete", "average", "ward", "kmeans")
 
 
-@ORACLES.register("clusterings_categorical", produces="clusterings")
+@ORACLES.register("clusterings_categorical", produces="clusterings", needs=("categorical",))
 def clusterings_categorical(dataset, p: float = 0.5, random_state=None) -> Problem:
     """One clustering per categorical attribute of ``dataset.categorical``."""
     if dataset.categorical is None:
@@ -40,7 +40,7 @@ def _kmeans(X, k, rng, n_init):
     return KMeans(n_clusters=k, n_init=n_init, random_state=seed).fit_predict(X).astype(np.int64)
 
 
-@ORACLES.register("clusterings_kmeans", produces="clusterings")
+@ORACLES.register("clusterings_kmeans", produces="clusterings", needs=("X",))
 def clusterings_kmeans(dataset, k_min: int = 2, k_max: int = 10, n_init: int = 1, random_state=None) -> Problem:
     """k-means (scikit-learn, ``n_init`` restarts) for every k in ``k_min .. k_max`` on ``dataset.X``.
 
@@ -57,7 +57,7 @@ def clusterings_kmeans(dataset, k_min: int = 2, k_max: int = 10, n_init: int = 1
     return Problem(n_items=C.shape[1], clusterings=C, meta={"missing_p": 0.5, "m": int(C.shape[0])})
 
 
-@ORACLES.register("clusterings_linkage", produces="clusterings")
+@ORACLES.register("clusterings_linkage", produces="clusterings", needs=("X",))
 def clusterings_linkage(dataset, k: int = 7, methods=LINKAGE_METHODS, n_init: int = 1, random_state=None) -> Problem:
     """Single, complete, average linkage, Ward (scipy) and k-means, each cut at ``k`` clusters."""
     if dataset.X is None:

@@ -111,7 +111,7 @@ def problem_meta(kind: str, k: int, answers: int, eps, **extra) -> dict:
     return {"supervision": kind, "n_clusters": k, "n_answers": int(answers), "eps": float(eps), **extra}
 
 
-@ORACLES.register("cross_triplets", produces="triplets")
+@ORACLES.register("cross_triplets", produces="triplets", needs=("y",))
 def cross_triplets(dataset, budget=1.0, eps=0.0, random_state=None) -> Problem:
     """``round(budget * n)`` random triplets, ``eps`` of them with a wrong outlier, plus the features.
 
@@ -139,7 +139,7 @@ def cross_triplets(dataset, budget=1.0, eps=0.0, random_state=None) -> Problem:
                    meta=problem_meta("triplets", k, m, eps, n_wrong=info["n_noisy"]))
 
 
-@ORACLES.register("cross_pairwise", produces="pairwise")
+@ORACLES.register("cross_pairwise", produces="pairwise", needs=("y", "X"))
 def cross_pairwise(dataset, budget=1.0, eps=0.0, random_state=None) -> Problem:
     """``round(budget * n)`` random must-link / cannot-link pairs, ``eps`` of them flipped, plus the features.
 
@@ -156,7 +156,7 @@ def cross_pairwise(dataset, budget=1.0, eps=0.0, random_state=None) -> Problem:
                    meta=problem_meta("pairwise", k, m, eps, n_wrong=int(flipped.sum()), n_constraints=m))
 
 
-@ORACLES.register("cross_similarity", produces="similarity")
+@ORACLES.register("cross_similarity", produces="similarity", needs=("y",))
 def cross_similarity(dataset, eps=0.0, lam=0.1, random_state=None) -> Problem:
     """The active similarity oracle of Aronsson & Chehreghani (2024) with ``gamma = 2 * eps``.
 
@@ -253,7 +253,7 @@ def pairs_to_constraints(pairs, answers) -> tuple[np.ndarray, np.ndarray]:
     return uniq[total > 0], uniq[total < 0]
 
 
-@ORACLES.register("cross_features", produces="none")
+@ORACLES.register("cross_features", produces="none", needs=("y", "X"))
 def cross_features(dataset, random_state=None) -> Problem:
     """No answers: the features and the true k only (the unsupervised floor of the study)."""
     y, k = labels_and_k(dataset, "cross_features")

@@ -73,7 +73,7 @@ def pairwise_constraints(y, n_constraints: int, invalid_fraction: float = 0.0, r
     return ml, cl, np.concatenate([flip[is_ml], flip[~is_ml]])
 
 
-@ORACLES.register("pairwise", produces="pairwise")
+@ORACLES.register("pairwise", produces="pairwise", needs=("y", "X"))
 def pairwise_oracle(dataset, n_constraints=100, invalid_fraction=0.0, random_state=None) -> Problem:
     """Must-link / cannot-link pairs from the ground truth (Zhu et al. 2013, Section IV)."""
     if dataset.y is None:

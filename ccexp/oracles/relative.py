@@ -161,7 +161,7 @@ def _problem(dataset, R: np.ndarray, meta: dict) -> Problem:
     )
 
 
-@ORACLES.register("relative_random", produces="relative")
+@ORACLES.register("relative_random", produces="relative", needs=("y",))
 def relative_random_oracle(dataset, n_constraints=None, fraction=None, random_state=None) -> Problem:
     """Random relative constraints (Section 5.1): ``n_constraints`` of them, or ``fraction * |D|``."""
     y = _labels(dataset, "relative_random")
@@ -170,7 +170,7 @@ def relative_random_oracle(dataset, n_constraints=None, fraction=None, random_st
     return _problem(dataset, R, {})
 
 
-@ORACLES.register("relative_informative", produces="relative")
+@ORACLES.register("relative_informative", produces="relative", needs=("y",))
 def relative_informative_oracle(
     dataset, n_constraints=None, fraction=None, representative="random", random_state=None
 ) -> Problem:

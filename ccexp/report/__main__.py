@@ -17,6 +17,7 @@ import importlib
 import sys
 from pathlib import Path
 
+from .._plugins import refuse_if_shadowed
 from ..runner.layout import PAPER_SCALE, check_label, experiment_dir, has_records, latest_label, split_label, variant_labels
 from . import PAPER_OF, REPORTS, make_report
 from .reference_check import ReferenceFileError
@@ -86,6 +87,7 @@ def _check(results: Path, names: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry; returns the exit status (2, with one line, for a malformed reference.csv)."""
+    refuse_if_shadowed("python -m ccexp.report")
     try:
         return _main(argv)
     except ReferenceFileError as err:

@@ -23,6 +23,21 @@ class ConfigError(ValueError):
     """An override or option that cannot take effect; the message is one line saying what to write instead."""
 
 
+def omegaconf_message(err: Exception) -> str:
+    """An OmegaConf error (an interpolation to a missing key, ...) as one line naming the key.
+
+    >>> from omegaconf import OmegaConf
+    >>> try:
+    ...     OmegaConf.to_container(OmegaConf.create({"trials": "${foo}"}), resolve=True)
+    ... except Exception as err:
+    ...     print(omegaconf_message(err))
+    trials: Interpolation key 'foo' not found
+    """
+    first = str(err).splitlines()[0].strip() if str(err) else type(err).__name__
+    key = getattr(err, "full_key", None)
+    return f"{key}: {first}" if key else first
+
+
 def normalize_overrides(overrides) -> list[str]:
     """``+experiment=NAME`` (the older spelling) as ``experiment=NAME``.
 

@@ -30,13 +30,15 @@ from pathlib import Path
 
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from omegaconf import DictConfig, ListConfig, OmegaConf
+from omegaconf.errors import OmegaConfBaseException
 
 from ..capabilities import algorithm_reads, can_read, oracle_produces, pairing_error
 from ..registry import ALGORITHMS, DATASETS, ORACLES
 from .compose import (ConfigError, compose_config, config_header, config_text, group_config, list_options,
-                      normalize_overrides)
+                      normalize_overrides, omegaconf_message)
 from .execute import RECORD_OPTIONS
-from .grid import Case, expand, flatten
+from .grid import LARGE_GRID, Case, count_cases, expand, flatten
+from .guards import check_grid_size, check_name, check_read_keys, check_sweep
 from .layout import scale_label
 from .seeding import stable_hash
 from .variants import not_overridden, variant_of, with_variant
@@ -169,6 +171,13 @@ def apply_scale(experiment: DictConfig, overrides: list[str] | None = None) -> d
     (``~experiment.single_trial``) stays deleted.  So ``experiment.scale=ci
     experiment.trials=3`` means three trials.
     """
+    try:
+        return _apply_scale(experiment, overrides)
+    except OmegaConfBaseException as err:  # an interpolation to a missing key, ...
+        raise ConfigError(omegaconf_message(err)) from None
+
+
+def _apply_scale(experiment, overrides) -> dict:
     if not isinstance(experiment, DictConfig):
         experiment = OmegaConf.create(experiment)
     name = experiment.get("name")
@@ -221,6 +230,7 @@ class RunSpec:
     label: str  # results folder under <results>/<experiment>/: the scale, or <scale>+custom-<hash>
     fingerprint: str  # hash of everything that decides the records
     options: dict = field(default_factory=dict)  # checked run options (report, runner, tracking, paths)
+    expanded: list | None = field(default=None, repr=False, compare=False)  # the cases, as resolve_run expanded them
 
     @property
     def custom(self) -> bool:
@@ -235,9 +245,14 @@ class RunSpec:
         """
         return place_by_declaration(self.experiment, self.oracle)
 
-    def cases(self) -> list[Case]:
-        """Every case of the sweep: instances (dataset x oracle x trial) times algorithms."""
-        return expand(self.placed_experiment(), self.dataset, self.oracle, algorithms=self.algorithms)
+    def cases(self, progress: bool = False) -> list[Case]:
+        """Every case of the sweep: instances (dataset x oracle x trial) times algorithms.
+
+        ``progress``: a progress bar while a large grid expands (minutes for a million cases).
+        """
+        experiment = self.placed_experiment()
+        return expand(experiment, self.dataset, self.oracle, algorithms=self.algorithms,
+                      progress=count_cases(experiment) if progress else None)
 
 
 def _grid_oracles(grid: dict, oracle: dict) -> list[str]:
@@ -465,8 +480,10 @@ def _fingerprint(experiment: dict, dataset: dict, oracle: dict, algorithms: dict
 
 def _resolve(cfg: DictConfig, overrides) -> tuple[dict, dict, dict, dict]:
     ovs = parse_overrides(overrides)
+    check_name(ovs)
     cfg = with_variant(cfg, _user_keys(overrides))
     experiment = apply_scale(cfg.experiment, overrides)
+    check_sweep(experiment)
     dataset = _check_group_overrides("dataset", cfg, experiment, ovs)
     oracle = _check_group_overrides("oracle", cfg, experiment, ovs)
     for o in ovs:
@@ -485,8 +502,18 @@ def resolve_run(cfg: DictConfig, overrides: list[str] | tuple[str, ...] = ()) ->
     a malformed option (``report=flase``, ``experiment.trials=0``, an empty
     algorithm list, an unknown scale).  A run whose configuration differs
     from the scale's preset gets the label ``<scale>+custom-<hash>``, so its
-    records never mix with the preset's.
+    records never mix with the preset's.  Also refused: a key nothing reads
+    (``+foo.bar=1``), ``experiment.name``, a swept key that is not a
+    non-empty list, an interpolation to a missing key, a grid too large to
+    hold in memory, a grid of no case (:mod:`ccexp.runner.guards`).
     """
+    try:
+        return _resolve_run(cfg, overrides)
+    except OmegaConfBaseException as err:  # an interpolation to a missing key, ...
+        raise ConfigError(omegaconf_message(err)) from None
+
+
+def _resolve_run(cfg: DictConfig, overrides) -> RunSpec:
     if cfg.get("experiment") is None:
         raise ConfigError(f"choose an experiment: python -m ccexp experiment=NAME; available experiments: "
                           f"{', '.join(list_options('experiment'))}")
@@ -494,6 +521,7 @@ def resolve_run(cfg: DictConfig, overrides: list[str] | tuple[str, ...] = ()) ->
     cfg = with_variant(cfg, _user_keys(overrides))
     experiment, dataset, oracle, ovs = _resolve(cfg, overrides)
     options = check_options(cfg, experiment)
+    check_read_keys(cfg, ovs, experiment)
     names = experiment["algorithms"]
     typed_algorithm = [o for o in ovs if o.group == "algorithm"]
     if len(names) == 1 and cfg.algorithm.name != names[0] and not any(not o.rest for o in typed_algorithm):
@@ -518,12 +546,16 @@ def resolve_run(cfg: DictConfig, overrides: list[str] | tuple[str, ...] = ()) ->
     spec = RunSpec(experiment, dataset, oracle, algorithms, spec_scale, label, fingerprint, options)
     # unknown keys of the base configs and of every swept dataset / oracle are refused before any case runs
     checked = set()
+    n_cases = check_grid_size(spec.placed_experiment())
     try:
-        cases = spec.cases()
+        cases = spec.cases(progress=n_cases >= LARGE_GRID)
     except ConfigError:
         raise
     except ValueError as err:  # a grid the overrides made inconsistent (a swept key of an algorithm left out, ...)
         raise ConfigError(str(err).splitlines()[0]) from err
+    if not cases:
+        raise ConfigError(f"{experiment['name']}: the grid has no case (no grid lists an algorithm the experiment "
+                          f"runs); check experiment.sweep and experiment.algorithms")
     for case in cases:
         for group, conf in (("dataset", case.instance.dataset), ("oracle", case.instance.oracle)):
             sig = (group, conf["name"], tuple(sorted(conf)))
@@ -531,6 +563,7 @@ def resolve_run(cfg: DictConfig, overrides: list[str] | tuple[str, ...] = ()) ->
                 checked.add(sig)
                 check_params(group, conf["name"], conf)
     check_pairing(experiment["name"], cases)
+    spec.expanded = cases
     return spec
 
 

@@ -6,9 +6,12 @@ plain records.  Ground truth goes from the dataset to the scorer only.
 
 from __future__ import annotations
 
+import ctypes
 import inspect
 import os
+import signal
 import socket
+import sys
 import time
 import traceback
 
@@ -17,7 +20,7 @@ from threadpoolctl import threadpool_limits
 
 from ..capabilities import oracle_produces
 from ..cc.contingency import adjusted_rand_fast, ari_ami
-from ..data import load_dataset
+from ..data import DataChecksumError, MissingDataError, load_dataset
 from ..metrics import adjusted_rand, score
 from ..objectives import problem_objective
 from ..oracles import make_problem
@@ -157,14 +160,59 @@ def instance_extras(dataset, problem, record) -> dict:
     return out
 
 
+def _error_record(rec: dict, exc: BaseException, where: str = "") -> dict:
+    """``rec`` with ``status="error"`` and the exception with the innermost frames of its traceback."""
+    rec["status"] = "error"
+    what = f" (while {where})" if where else ""
+    rec["error"] = f"{type(exc).__name__}: {exc}{what}\n{traceback.format_exc(limit=-_TRACEBACK_FRAMES)}"
+    return rec
+
+
+_GUARDED: list[int] = []  # the driver this worker process already dies with
+#: prctl's option number (linux/prctl.h)
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(driver_pid: int | None) -> None:
+    """Make this worker process exit when the driver ``driver_pid``, its parent, dies (once per process).
+
+    A loky worker outlived a ``kill -9`` of its driver by minutes, computing
+    a case nobody would store (issue 33, item 15).  On Linux the kernel
+    sends the worker SIGKILL when its parent dies (``prctl(PR_SET_PDEATHSIG)``,
+    no GIL needed, so also in the middle of a numba kernel); a parent already
+    gone by then (the worker was still importing) ends the worker at once.
+    Called as the loky workers' initializer and again as each task starts;
+    nothing is done in the driver itself (a sequential run), where
+    ``driver_pid`` is None (a Dask worker, whose parent is its nanny), or,
+    for the kernel's guard, off Linux.
+    """
+    if driver_pid is None or driver_pid in _GUARDED or os.getpid() == driver_pid:
+        return
+    if os.getppid() != driver_pid:  # a worker the driver started, and the driver is gone already
+        os._exit(1)
+    if sys.platform != "linux":
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            return
+    except (OSError, AttributeError):
+        return
+    _GUARDED.append(driver_pid)
+    if os.getppid() != driver_pid:  # the driver died before the guard was set
+        os._exit(1)
+
+
 def run_instance(cases: list[Case], context: dict) -> list[dict]:
     """Run ``cases`` (all of one instance) and return one record per case.
 
     A failing algorithm yields a record with ``status="error"`` and an
     ``error`` summary (exception, message and the innermost frames of the
-    traceback), so one bad case never stops a sweep.  A failure to build
-    the instance itself (e.g. a missing data file) is raised: it concerns
-    every case of the sweep and is fixed before a rerun, not recorded as done.
+    traceback), so one bad case never stops a sweep; so does an instance
+    that cannot be built (out of memory, an oracle refusing the setting),
+    for each of its cases.  A missing or modified data file is raised: it
+    concerns every case of the sweep and is fixed before a rerun, not
+    recorded as done.
 
     Every case runs with one BLAS and one OpenMP thread (:data:`CASE_THREADS`),
     whatever ``runner.n_jobs`` is: see there.
@@ -186,11 +234,9 @@ CASE_THREADS = 1
 
 
 def _run_instance(cases: list[Case], context: dict) -> list[dict]:
+    die_with_parent(context.get("driver_pid"))
     inst = cases[0].instance
     warm_up({c.algorithm for c in cases})
-    t0 = time.perf_counter()
-    dataset, problem = build_problem(inst)
-    oracle_seconds = time.perf_counter() - t0
     base = {
         "experiment": cases[0].experiment,
         "paper": context.get("paper"),
@@ -202,15 +248,25 @@ def _run_instance(cases: list[Case], context: dict) -> list[dict]:
         "instance_id": inst.instance_id,
         "code_version": context.get("code_version"),
         "config_hash": context.get("config_hash"),
-        "oracle_seconds": oracle_seconds,
-        # the kind of answers the case read (issue 15): the problem's own word where it gives one (the cross
-        # study's "active_pairs"), else what the oracle declares it produces; a reader may restate it
-        # (``record_``), as recon_triplets does ("relative")
-        "supervision": problem.meta.get("supervision") or oracle_produces(inst.oracle["name"]),
         **{f"dataset.{k}": v for k, v in inst.dataset.items() if k != "name"},
         **{f"oracle.{k}": v for k, v in inst.oracle.items() if k != "name"},
-        **{f"problem.{k}": v for k, v in problem.meta.items() if k != "supervision"},
     }
+    t0 = time.perf_counter()
+    try:
+        dataset, problem = build_problem(inst)
+    except (MissingDataError, DataChecksumError):
+        raise  # every case of the sweep reads that file: fixed before a rerun, not recorded as done
+    except Exception as exc:  # noqa: BLE001 - out of memory, an oracle refusing this setting: each case records it
+        return [_error_record(dict(base, case_id=c.case_id, algorithm=c.algorithm, algorithm_seed=c.algorithm_seed,
+                                   **{f"algorithm.{k}": v for k, v in flatten(c.params).items()}), exc,
+                              "building the instance")
+                for c in cases]
+    base["oracle_seconds"] = time.perf_counter() - t0
+    # the kind of answers the case read (issue 15): the problem's own word where it gives one (the cross
+    # study's "active_pairs"), else what the oracle declares it produces; a reader may restate it
+    # (``record_``), as recon_triplets does ("relative")
+    base["supervision"] = problem.meta.get("supervision") or oracle_produces(inst.oracle["name"])
+    base.update({f"problem.{k}": v for k, v in problem.meta.items() if k != "supervision"})
     record = set(context.get("record") or ())
     base.update(instance_extras(dataset, problem, record))
     records = []
@@ -246,9 +302,8 @@ def _run_instance(cases: list[Case], context: dict) -> list[dict]:
                 rec["_trace"] = history_trace(est.history_, dataset.y, tuple(context.get("trace_metrics") or ("ari", "ami")),
                                               ari=getattr(kwargs.get("callback"), "ari", None))
             rec["status"] = getattr(est, "status_", "ok")
-        except Exception as exc:  # noqa: BLE001 - recorded, never silent
-            rec["status"] = "error"
-            rec["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=-_TRACEBACK_FRAMES)}"
+        except Exception as exc:  # noqa: BLE001 - recorded, never silent (MemoryError included)
+            rec = _error_record(rec, exc)
         records.append(rec)
     # this process's peak RSS so far, for run.json (the store drops keys starting with "_")
     if records:

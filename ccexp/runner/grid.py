@@ -9,7 +9,10 @@ generated once and shared by all algorithms of the case.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
+
+from tqdm.auto import tqdm
 
 from .compose import group_config
 from .seeding import seed_int, stable_hash
@@ -62,6 +65,10 @@ class Case:
         return seed_int({**self.instance.key, "algorithm": self.algorithm})
 
 
+#: a grid of at least this many cases shows a progress bar while it expands (about 0.35 ms a case)
+LARGE_GRID = 20_000
+
+
 def flatten(d: dict, prefix: str = "") -> dict:
     """``{"a": {"b": 1}} -> {"a.b": 1}``."""
     out = {}
@@ -74,7 +81,8 @@ def flatten(d: dict, prefix: str = "") -> dict:
     return out
 
 
-def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, dict] | None = None) -> list[Case]:
+def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, dict] | None = None,
+           progress: int | None = None) -> list[Case]:
     """All cases of an experiment (already scaled with :func:`ccexp.runner.config.apply_scale`).
 
     Parameters
@@ -101,6 +109,9 @@ def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, 
         :func:`ccexp.runner.config.resolve_run` builds them from the composed
         config; default: each algorithm's composed config with the
         experiment's ``algorithm_params`` on top.
+    progress : int, optional
+        Show a progress bar over this many cases (the grid's count, a large
+        grid takes minutes to expand); default none.
     """
     grids = experiment.get("sweep") or {}
     grids = [dict(g or {}) for g in (grids if isinstance(grids, list) else [grids])]
@@ -129,6 +140,8 @@ def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, 
                                  **(algo_overrides.get(a) or {})} for a in algorithms}
     params = algorithms_params
     cases, seen = [], set()
+    bar = tqdm(total=progress, desc=f"{experiment['name']}: expanding the grid", unit="case", disable=not progress,
+               smoothing=0.05, leave=False)
     settings = (
         (dict(zip(g, values)), own) for g, own in zip(grids, grid_algorithms) for values in itertools.product(*g.values())
     )
@@ -157,4 +170,31 @@ def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, 
                 if case.case_id not in seen:  # scoped keys and overlapping grids repeat cases
                     seen.add(case.case_id)
                     cases.append(case)
+                bar.update()
+    bar.close()
     return cases
+
+
+def sweep_grids(experiment: dict) -> list[tuple[str, dict]]:
+    """The grids of ``experiment.sweep`` (one mapping, or a list of them), each with the prefix a user types."""
+    sweep = experiment.get("sweep") or {}
+    if isinstance(sweep, list):
+        return [(f"experiment.sweep.{i}.", dict(g or {})) for i, g in enumerate(sweep)]
+    if not isinstance(sweep, dict):
+        raise ValueError(f"experiment.sweep must be a mapping of keys to lists of values (or a list of such "
+                          f"grids), got {sweep!r}")
+    return [("experiment.sweep.", sweep)]
+
+
+def count_cases(experiment: dict) -> int:
+    """How many cases the grid expands to, at most (before ``single_trial`` and duplicates), without expanding it."""
+    names = list(experiment.get("algorithms") or [])
+    trials = experiment.get("trials", 1)
+    trials = trials if isinstance(trials, int) and not isinstance(trials, bool) else 1
+    total = 0
+    for _, grid in sweep_grids(experiment):
+        own = grid.get("algorithms") or names
+        settings = math.prod(len(v) if isinstance(v, (list, tuple)) else 1
+                             for k, v in flatten({k: v for k, v in grid.items() if k != "algorithms"}).items())
+        total += settings * trials * len([a for a in own if a in names])
+    return total

@@ -27,8 +27,8 @@ from filelock import FileLock, Timeout
 from joblib import Parallel, delayed, parallel_config
 from tqdm.auto import tqdm
 
-from .execute import run_instance, warm_up
-from .grid import Case, expand
+from .execute import die_with_parent, run_instance, warm_up
+from .grid import LARGE_GRID, Case, count_cases, expand
 from .layout import PAPER_SCALE, experiment_dir
 from .compose import ConfigError
 from .provenance import git_state, machine, package_versions, peak_rss
@@ -291,7 +291,9 @@ def run_sweep(
     t_start = time.perf_counter()
     name = experiment["name"]
     out_dir = experiment_dir(results_dir, name, scale_label or experiment.get("scale") or PAPER_SCALE)
-    cases = expand(experiment, dataset, oracle, algorithms=algorithms)
+    n_cases = count_cases(experiment)
+    cases = expand(experiment, dataset, oracle, algorithms=algorithms,
+                   progress=n_cases if progress and n_cases >= LARGE_GRID else None)
     case_ids = [c.case_id for c in cases]
     if len(set(case_ids)) != len(case_ids):
         raise ValueError(f"experiment {name!r} expands to duplicate cases; check its sweep")
@@ -336,6 +338,8 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
         "trace_metrics": experiment.get("trace_metrics"),
         # what the records keep besides the metrics (execute.RECORD_OPTIONS)
         "record": experiment.get("record"),
+        # a loky worker exits when this process dies (execute.die_with_parent); not stored
+        "driver_pid": os.getpid() if backend in ("loky", "multiprocessing") else None,
     }
     info = {
         "experiment": name, "scale": experiment.get("scale"), **context, "n_cases": len(cases),
@@ -406,9 +410,21 @@ def _run_tasks(tasks, context, store, bar, n_jobs, backend, worker_peaks: dict |
         # adaptive cluster (dask-jobqueue's adapt()) scales to the whole
         # queue, not to the workers present when the sweep started.
         parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1, pre_dispatch="all")
+    elif backend == "loky":
+        # each worker exits when this process dies, from its start (execute.die_with_parent): a killed driver
+        # left its workers computing for minutes (issue 33)
+        with parallel_config(backend="loky", initializer=die_with_parent, initargs=(os.getpid(),)):
+            parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
+            _store_as_they_come(parallel(delayed(run_instance)(t, context) for t in tasks), store, bar, worker_peaks)
+        return
     else:
         parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)
-    for records in parallel(delayed(run_instance)(t, context) for t in tasks):
+    _store_as_they_come(parallel(delayed(run_instance)(t, context) for t in tasks), store, bar, worker_peaks)
+
+
+def _store_as_they_come(results, store, bar, worker_peaks: dict | None) -> None:
+    """Store each task's records as it returns; note its worker's peak memory; log the cases in error."""
+    for records in results:
         if worker_peaks is not None:
             for r in records:  # the worker's (host, pid) and peak RSS after the task, not stored
                 if "_worker" in r:

@@ -14,17 +14,20 @@ from __future__ import annotations
 import inspect
 import logging
 import os
+import sqlite3
 import tempfile
 import urllib.error
 import urllib.request
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import numpy as np
 import pandas as pd
 from filelock import FileLock
 
 from ..registry import ALGORITHMS
+from .compose import ConfigError
 from .layout import experiment_dir
 from .store import ResultStore
 
@@ -33,12 +36,58 @@ log = logging.getLogger("ccexp")
 METRICS = ("ari", "ami", "f_measure", "precision", "recall", "n_clusters", "objective", "objective_fraction", "n_queries", "fit_seconds")
 
 
+def local_uri(results_dir: str | Path) -> str:
+    """The embedded store of a results folder: ``sqlite:///<results>/mlflow.db``."""
+    return f"sqlite:///{(Path(results_dir).resolve() / 'mlflow.db').as_posix()}"
+
+
+def relocate_artifacts(uri: str, results_dir: str | Path) -> int:
+    """Point an embedded store's artifact locations at its own folder; returns the rows changed.
+
+    MLflow keeps absolute artifact URIs (``file:///…/results/mlartifacts/…``)
+    in the store.  After a results folder was moved or copied, the copy's
+    store still named the original's folder, so a run into the copy wrote
+    its artifacts into the original (issue 33, item 12).  Every text value of
+    the store that starts with another folder's ``…/mlartifacts`` is rewritten
+    to start with ``<results_dir>/mlartifacts``: the folder is self-contained.
+    """
+    db = Path(uri[len("sqlite:///"):])
+    if not db.is_file():
+        return 0
+    root = (Path(results_dir).resolve() / "mlartifacts").as_uri()
+    changed = 0
+    con = sqlite3.connect(db, timeout=60)
+    try:
+        old_roots = set()
+        for (loc,) in con.execute("SELECT artifact_location FROM experiments"):
+            if loc and loc.startswith("file:") and "/mlartifacts/" in loc:
+                old = loc[: loc.rindex("/mlartifacts/") + len("/mlartifacts")]
+                if old != root:
+                    old_roots.add(old)
+        if not old_roots:
+            return 0
+        tables = [t for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        with con:
+            for table in tables:
+                cols = [c[1] for c in con.execute(f'PRAGMA table_info("{table}")') if "CHAR" in c[2].upper()
+                        or "TEXT" in c[2].upper()]
+                for col, old in ((c, o) for c in cols for o in old_roots):
+                    cur = con.execute(f'UPDATE "{table}" SET "{col}" = ? || substr("{col}", ?) '
+                                      f'WHERE substr("{col}", 1, ?) = ?', (root, len(old) + 1, len(old), old))
+                    changed += cur.rowcount
+    finally:
+        con.close()
+    log.info("MLflow: the results folder moved or was copied; %d artifact locations of %s now point into %s",
+             changed, db, root)
+    return changed
+
+
 def tracking_uri(mode: str, uri: str | None, results_dir: str | Path) -> str | None:
     """The MLflow tracking URI for a ``tracking`` config, or None when off."""
     if mode in ("off", False, None):
         return None
     if mode == "local":
-        return uri or f"sqlite:///{(Path(results_dir).resolve() / 'mlflow.db').as_posix()}"
+        return uri or local_uri(results_dir)
     if mode == "server":
         if not uri:
             raise ValueError("tracking=server needs tracking.uri=http://HOST:PORT")
@@ -51,19 +100,33 @@ class TrackingUnavailable(SystemExit):
 
 
 def check_tracking(uri: str | None, timeout: float = 5.0) -> None:
-    """Fail fast when ``uri`` is an http(s) MLflow server that does not answer.
+    """Fail fast, before any case runs, when the tracking store at ``uri`` cannot take the sweep's runs.
 
-    One GET of the server's ``/health`` endpoint (``mlflow server`` answers
-    ``OK``), with a ``timeout`` of a few seconds, before any case runs: a
-    missing server used to cost the whole sweep, then about four minutes of
-    retries.  Other URIs (the embedded sqlite store, None) are not checked.
+    An http(s) MLflow server: one GET of its ``/health`` endpoint
+    (``mlflow server`` answers ``OK``), with a ``timeout`` of a few seconds:
+    a missing server used to cost the whole sweep, then about four minutes
+    of retries.  The embedded sqlite store: it must be writable and not
+    locked by another process (:func:`check_sqlite_store`); both used to be
+    found only after the sweep (issue 33).  A URI whose scheme MLflow has no
+    store for is refused (it was found after the sweep too).
 
     Raises
     ------
     TrackingUnavailable
-        A ``SystemExit`` whose message names the URI, what failed, and what to do.
+        A server that does not answer: a ``SystemExit`` whose message names the URI, what failed, and what to do.
+    ccexp.runner.compose.ConfigError
+        An unknown scheme, a read-only or locked sqlite store (one line, exit status 2).
     """
-    if uri is None or not uri.startswith(("http://", "https://")):
+    if uri is None:
+        return
+    scheme = urlsplit(uri).scheme.split("+", 1)[0].lower()
+    if scheme not in TRACKING_SCHEMES:
+        raise ConfigError(f"tracking.uri={uri}: MLflow stores no runs at a {scheme!r} URI; write "
+                          f"http://HOST:PORT (a server), sqlite:///PATH/mlflow.db, postgresql://..., or use tracking=local")
+    if scheme == "sqlite":
+        check_sqlite_store(uri, timeout=timeout)
+        return
+    if scheme not in ("http", "https"):
         return
     url = uri.rstrip("/") + "/health"
     try:
@@ -80,6 +143,45 @@ def check_tracking(uri: str | None, timeout: float = 5.0) -> None:
         f"(mlflow server --host 127.0.0.1 --port 5000), set tracking.uri=http://HOST:PORT, "
         f"or run with tracking=local or tracking=off"
     )
+
+
+#: URI schemes MLflow keeps runs at (a database dialect may add a driver: postgresql+psycopg2)
+TRACKING_SCHEMES = ("", "file", "sqlite", "postgresql", "mysql", "mssql", "http", "https", "databricks",
+                    "databricks-uc", "uc")
+
+
+def check_sqlite_store(uri: str, timeout: float = 5.0) -> None:
+    """Refuse, in one line, an embedded sqlite store the sweep could not log to: read-only, or locked.
+
+    The store is opened and a write transaction begun and rolled back
+    (``BEGIN IMMEDIATE``), waiting at most ``timeout`` seconds for another
+    writer, so what MLflow would meet after the sweep is met before it.
+    """
+    db = Path(uri[len("sqlite:///"):]) if uri.startswith("sqlite:///") else None
+    if db is None or not str(db) or str(db) == ":memory:":
+        return
+    what = f"tracking: the MLflow store {db}"
+    fix = "free it, or run with tracking=off (or tracking.uri=sqlite:///OTHER/mlflow.db)"
+    if not db.exists():
+        folder = db.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise ConfigError(f"{what} cannot be created: {folder} is not writable; {fix}")
+        return
+    if not os.access(db, os.R_OK | os.W_OK) or not os.access(db.parent, os.W_OK | os.X_OK):
+        raise ConfigError(f"{what} is read-only (it or its folder); {fix}")
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=rw", uri=True, timeout=timeout)
+        try:
+            con.execute("BEGIN IMMEDIATE")
+            con.rollback()
+        finally:
+            con.close()
+    except sqlite3.Error as err:
+        reason = str(err) or type(err).__name__
+        state = "is locked by another process" if "locked" in reason else f"cannot be written ({reason})"
+        raise ConfigError(f"{what} {state}; {fix}") from None
 
 
 def _sqlite_lock(uri: str):
@@ -140,8 +242,24 @@ def setting_columns(df: pd.DataFrame) -> list[str]:
     return [c for c in df.columns if c.startswith(("dataset.", "oracle.", "algorithm.")) and not c.startswith("algorithm.random_state")]
 
 
+def hashable_settings(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with each list-valued setting cell as text (``[single, complete]`` -> ``"single,complete"``).
+
+    A parameter may be a list (agg_robustness's ``oracle.methods``), read back
+    from parquet as an array: as a group key it raised ``TypeError:
+    unhashable type`` and nothing was logged (issue 33, item 13).
+    """
+    out = df
+    for col in setting_columns(df):
+        if df[col].dtype == object and df[col].map(lambda v: isinstance(v, (list, tuple, np.ndarray))).any():
+            out = out.copy() if out is df else out
+            out[col] = [",".join(map(str, v)) if isinstance(v, (list, tuple, np.ndarray)) else v for v in df[col]]
+    return out
+
+
 def summarise(df: pd.DataFrame) -> pd.DataFrame:
-    """Mean and std over trials per algorithm x setting."""
+    """Mean and std over trials per algorithm x setting (list-valued settings as text, :func:`hashable_settings`)."""
+    df = hashable_settings(df)
     keys = ["algorithm"] + setting_columns(df)
     metrics = [m for m in METRICS if m in df.columns]
     g = df.groupby(keys, dropna=False)[metrics]
@@ -267,6 +385,10 @@ def _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir
     from mlflow.entities import Metric, Param
     from mlflow.tracking import MlflowClient
 
+    artifact_records = records  # logged as they are; grouped with list-valued settings as text
+    records = hashable_settings(records) if len(records) else records
+    if uri == local_uri(results_dir):
+        relocate_artifacts(uri, results_dir)
     client = MlflowClient(tracking_uri=uri)
     exp = client.get_experiment_by_name(experiment_name)
     if exp is None:
@@ -336,7 +458,7 @@ def _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir
         # this invocation's cases only: the store may also hold other scales'
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "records.parquet"
-            records.to_parquet(path, index=False)
+            artifact_records.to_parquet(path, index=False)
             client.log_artifact(pid, str(path))
     if artifacts_dir is not None and Path(artifacts_dir).exists():
         for sub in ("figures", "tables"):

@@ -148,6 +148,8 @@ class CategoricalEstimator(ProblemEstimator):
         C = np.asarray(clusterings)
         if C.ndim != 2:
             raise ValueError(f"clusterings must have shape (m clusterings, n items), got {C.shape}")
+        if C.shape[0] == 0:  # as every aggregator refuses it (encode): no input, no answer
+            raise ValueError(f"clusterings must hold at least one clustering (m >= 1), got m = {C.shape[0]}")
         T = check_table(C.T, "clusterings")
         order = getattr(self, "item_order", "index")
         if order not in AggregationEstimator.ITEM_ORDERS:

@@ -1,0 +1,121 @@
+"""What ``python -m ccexp`` checks after resolving a run and before its first case (issue 33).
+
+Each check turns what used to be a traceback after minutes (or a sweep
+aborted half way) into one line (:class:`~ccexp.runner.compose.ConfigError`,
+exit status 2) before anything runs:
+
+- :func:`check_results_folder`: the results folder can be written (not
+  read-only, not a file, not a symlink loop, not a full disk);
+- :func:`check_instances`: each dataset of the grid, loaded once, has what
+  its oracles need (:func:`ccexp.capabilities.dataset_fit_error`), and no
+  case's supervision would outgrow the machine's memory (an oracle's
+  declared ``memory_bytes``);
+- :func:`check_dask_address`: ``runner.address`` answers (a dead address
+  cost 35 s and a raw ``OSError``).
+
+The tracking store is checked by :func:`ccexp.runner.tracking.check_tracking`.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import tempfile
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from ..capabilities import dataset_fit_error
+from ..registry import ORACLES
+from .compose import ConfigError
+from .execute import build_dataset
+from .guards import available_memory, fmt_bytes
+from .seeding import canonical_json
+
+_WHY = {
+    errno.EACCES: "permission denied (a read-only folder?)",
+    errno.EPERM: "operation not permitted",
+    errno.EROFS: "the file system is read-only",
+    errno.ENOTDIR: "a file stands where a folder belongs",
+    errno.EEXIST: "a file stands where a folder belongs",
+    errno.ELOOP: "a symbolic link loop",
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "the disk quota is exceeded",
+}
+
+
+def describe_os_error(err: OSError) -> str:
+    """An ``OSError`` in words, with the path it concerns: ``no space left on the device (/r/x/part.parquet)``."""
+    why = _WHY.get(err.errno, err.strerror or str(err))
+    where = err.filename or ""
+    return f"{why} ({where})" if where else why
+
+
+def check_results_folder(results: Path, out_dir: Path) -> None:
+    """Refuse, in one line, a results folder the run cannot write into (before any case runs)."""
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".write-check-", dir=out_dir)
+        try:
+            os.write(fd, b"ccexp")
+        finally:
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as err:
+        raise ConfigError(f"paths.results={results}: cannot write {out_dir}: {describe_os_error(err)}; "
+                          f"choose a folder you can write (paths.results=DIR)") from None
+
+
+def check_instances(cases, available: int | None = None) -> None:
+    """Load each distinct dataset of ``cases`` once and refuse an oracle it cannot feed, or a case too large.
+
+    The dataset is drawn as the first of its instances draws it (its seed),
+    so a synthetic dataset has its configured size; a real one is read from
+    its file (a missing file stops here, as in a worker).  The memory
+    estimate is the oracle's ``memory_bytes(n_items, **params)`` where it
+    declares one (the triplets oracle: all C(n, 3) triplets at
+    ``fraction=1``), against the memory available now.
+    """
+    available = available_memory() if available is None else available
+    datasets: dict[str, object] = {}
+    seen: set[tuple[str, str]] = set()
+    for case in cases:
+        inst = case.instance
+        ds_key, orc_key = canonical_json(inst.dataset), canonical_json(inst.oracle)
+        if (ds_key, orc_key) in seen:
+            continue
+        seen.add((ds_key, orc_key))
+        if ds_key not in datasets:
+            datasets[ds_key] = build_dataset(inst)
+        dataset, oracle = datasets[ds_key], inst.oracle["name"]
+        why = dataset_fit_error(dataset, oracle)
+        if why:
+            raise ConfigError(f"{case.experiment}: {why}; choose a dataset that has it, or another oracle")
+        estimate = getattr(ORACLES.get(oracle), "memory_bytes", None)
+        if estimate is None:
+            continue
+        params = {k: v for k, v in inst.oracle.items() if k != "name"}
+        need = estimate(dataset.n_items, **params)
+        if need > available:
+            shown = ", ".join(f"{k}={v}" for k, v in params.items())
+            raise ConfigError(f"{case.experiment}: a case of dataset {dataset.name!r} ({dataset.n_items:,} items) with "
+                              f"oracle {oracle!r} ({shown}) needs about {fmt_bytes(need)} of memory, more than the "
+                              f"{fmt_bytes(available)} this machine has available; make it smaller")
+
+
+def check_dask_address(address: str | None, timeout: float = 5.0) -> None:
+    """Refuse, in one line and within ``timeout`` seconds, a ``runner.address`` where no scheduler listens."""
+    if not address:
+        return
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme not in ("tcp", "tls") or not parts.hostname or parts.port is None:
+        raise ConfigError(f"runner.address={address}: write tcp://HOST:PORT (the scheduler's address, e.g. "
+                          f"tcp://127.0.0.1:8786), or null to start a local cluster")
+    try:
+        with socket.create_connection((parts.hostname, parts.port), timeout=timeout):
+            return
+    except OSError as err:
+        reason = err.strerror or str(err) or type(err).__name__
+    raise ConfigError(f"runner.address={address}: no Dask scheduler answers there ({reason}); start one "
+                      f"(dask scheduler --port {parts.port}), fix the address, or drop runner.address to start a "
+                      f"local cluster")
