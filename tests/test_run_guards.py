@@ -344,3 +344,33 @@ def test_a_killed_driver_takes_its_workers_with_it(tmp_path):
         for p in workers:
             if _alive(p):
                 os.kill(p, 9)
+
+
+def test_a_dead_dask_address_through_the_command_is_one_line(tmp_path, capsys, monkeypatch):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    line = _run_cli([*EXP1, "runner=dask", f"runner.address=tcp://127.0.0.1:{port}", "tracking=off", "report=false",
+                     f"paths.results={tmp_path}"], capsys, monkeypatch)
+    assert line.startswith(f"ccexp: error: runner.address=tcp://127.0.0.1:{port}: no Dask scheduler answers")
+
+
+def test_the_paths_printed_exist_from_where_the_user_stands(tmp_path, monkeypatch, caplog):
+    """With hydra.job.chdir=true, Hydra runs the job in hydra.run.dir: a relative paths.results is under it, and
+    the last line printed a relative path that did not exist from the user's folder (issue 33)."""
+    import logging
+
+    job = tmp_path / "job"
+    job.mkdir()
+    monkeypatch.chdir(job)  # what Hydra's chdir does before calling the task
+    monkeypatch.setenv("CCEXP_DATA_DIR", os.environ.get("CCEXP_DATA_DIR", ""))
+    ov = [*EXP1, "experiment.sweep.dataset.k=[4]", "experiment.sweep.oracle.fraction=[0.1]", "experiment.trials=1",
+          "experiment.algorithms=[ls_eq]", "tracking=off", "report=false", "runner.n_jobs=1", "runner.progress=false",
+          "paths.results=r"]
+    with caplog.at_level(logging.INFO, logger="ccexp"):
+        out = cli.run(compose_config(ov), ov)
+    assert Path(out["directory"]).is_absolute() and Path(out["directory"]).parent.parent == job / "r"
+    [line] = [m for m in caplog.messages if "records.parquet" in m and " -> " in m]
+    printed = Path(line.rsplit(" -> ", 1)[1])
+    monkeypatch.chdir(tmp_path)  # back where the user stands
+    assert printed.is_absolute() and printed.is_file()
