@@ -77,30 +77,34 @@ def check_instances(cases, available: int | None = None) -> None:
     ``fraction=1``), against the memory available now.
     """
     available = available_memory() if available is None else available
-    datasets: dict[str, object] = {}
-    seen: set[tuple[str, str]] = set()
+    # each distinct dataset with the distinct oracles it meets, in grid order; one dataset in memory at a time
+    plan: dict[str, dict[str, object]] = {}
     for case in cases:
         inst = case.instance
-        ds_key, orc_key = canonical_json(inst.dataset), canonical_json(inst.oracle)
-        if (ds_key, orc_key) in seen:
-            continue
-        seen.add((ds_key, orc_key))
-        if ds_key not in datasets:
-            datasets[ds_key] = build_dataset(inst)
-        dataset, oracle = datasets[ds_key], inst.oracle["name"]
-        why = dataset_fit_error(dataset, oracle)
-        if why:
-            raise ConfigError(f"{case.experiment}: {why}; choose a dataset that has it, or another oracle")
-        estimate = getattr(ORACLES.get(oracle), "memory_bytes", None)
-        if estimate is None:
-            continue
-        params = {k: v for k, v in inst.oracle.items() if k != "name"}
-        need = estimate(dataset.n_items, **params)
-        if need > available:
-            shown = ", ".join(f"{k}={v}" for k, v in params.items())
-            raise ConfigError(f"{case.experiment}: a case of dataset {dataset.name!r} ({dataset.n_items:,} items) with "
-                              f"oracle {oracle!r} ({shown}) needs about {fmt_bytes(need)} of memory, more than the "
-                              f"{fmt_bytes(available)} this machine has available; make it smaller")
+        plan.setdefault(canonical_json(inst.dataset), {}).setdefault(canonical_json(inst.oracle), case)
+    for firsts in plan.values():
+        first = next(iter(firsts.values()))
+        dataset = build_dataset(first.instance)
+        for case in firsts.values():
+            _check_case(case, dataset, available)
+        del dataset
+
+
+def _check_case(case, dataset, available: int) -> None:
+    oracle = case.instance.oracle["name"]
+    why = dataset_fit_error(dataset, oracle)
+    if why:
+        raise ConfigError(f"{case.experiment}: {why}; choose a dataset that has it, or another oracle")
+    estimate = getattr(ORACLES.get(oracle), "memory_bytes", None)
+    if estimate is None:
+        return
+    params = {k: v for k, v in case.instance.oracle.items() if k != "name"}
+    need = estimate(dataset.n_items, **params)
+    if need > available:
+        shown = ", ".join(f"{k}={v}" for k, v in params.items())
+        raise ConfigError(f"{case.experiment}: a case of dataset {dataset.name!r} ({dataset.n_items:,} items) with "
+                          f"oracle {oracle!r} ({shown}) needs about {fmt_bytes(need)} of memory, more than the "
+                          f"{fmt_bytes(available)} this machine has available; make it smaller")
 
 
 def check_dask_address(address: str | None, timeout: float = 5.0) -> None:
