@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -34,6 +35,24 @@ def test_single_trial_settings_and_counts():
     # 2 k x (noise 0: 1 trial + noise 0.2: 2 trials) x 2 algorithms
     assert len(cases) == 2 * 3 * 2
     assert len({c.case_id for c in cases}) == len(cases)
+
+
+def test_setting_trials_sets_the_count_of_matching_settings():
+    # k = 4 runs 5 trials except at noise 0 (single_trial first); k = 2 keeps the experiment's 2 / 1
+    exp = dict(SMALL, setting_trials=[{"dataset.k": 4, "trials": 5}])
+    cases = expand(exp, DATASET, ORACLE)
+    count = Counter((c.instance.setting["dataset.k"], c.instance.setting["oracle.noise"]) for c in cases)
+    assert count == {(2, 0.0): 2, (2, 0.2): 4, (4, 0.0): 2, (4, 0.2): 10}  # x 2 algorithms
+    # the trials of a setting are the same instances whatever count reaches them
+    base = {c.case_id for c in expand(SMALL, DATASET, ORACLE)}
+    assert base <= {c.case_id for c in cases}
+
+
+@pytest.mark.parametrize("bad", [None, 0, -1, 2.5, True, "3"])
+def test_setting_trials_needs_a_positive_count(bad):
+    entry = {"dataset.k": 4} if bad is None else {"dataset.k": 4, "trials": bad}
+    with pytest.raises(ValueError, match="setting_trials"):
+        expand(dict(SMALL, setting_trials=[entry]), DATASET, ORACLE)
 
 
 def test_case_ids_and_seeds_are_stable_and_instance_seed_ignores_algorithm():

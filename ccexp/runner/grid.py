@@ -96,8 +96,13 @@ def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, 
         as in scikit-learn's ``ParameterGrid``, duplicates dropped; a grid's
         optional ``algorithms`` list restricts it to those of the
         experiment's algorithms),
-        optional ``single_trial`` (list of flat settings run once) and
-        ``algorithm_params``.
+        optional ``single_trial`` (list of flat settings run once),
+        optional ``setting_trials`` (list of flat settings, each with a
+        ``trials`` count that replaces the experiment's for the matching
+        settings: a procedure too slow for every trial still runs the
+        :data:`~ccexp.report.reproduction.MIN_TRIALS` its spread needs) and
+        ``algorithm_params``.  A setting matches an entry when it has every
+        key of the entry with that value; ``single_trial`` is read first.
     dataset, oracle : dict
         Base configs (with ``name``) that the sweep values override.  When
         the sweep sets ``dataset.name`` (or ``oracle.name``), that value's own
@@ -131,6 +136,12 @@ def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, 
             raise ValueError(f"sweep key {key!r} must start with 'dataset.', 'oracle.' or 'algorithm.'")
     trials = int(experiment.get("trials", 1))
     single = [dict(s) for s in experiment.get("single_trial") or []]
+    counted = [dict(s) for s in experiment.get("setting_trials") or []]
+    for s in counted:
+        t = s.pop("trials", None)
+        if not isinstance(t, int) or isinstance(t, bool) or t < 1:
+            raise ValueError(f"setting_trials entry {s!r} needs 'trials', a positive int; got {t!r}")
+        s["trials"] = t
     algo_overrides = experiment.get("algorithm_params") or {}
     for key in (k for g in grids for k in g if k.count(".") > 1 and k.startswith("algorithm.")):
         if key.split(".")[1] not in algorithms:
@@ -157,7 +168,7 @@ def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, 
                 algo_setting[name] = v
             else:
                 (ds if group == "dataset" else orc)[name] = v
-        n_trials = 1 if any(all(setting.get(k) == v for k, v in s.items()) for s in single) else trials
+        n_trials = _n_trials(setting, single, counted, trials)
         for trial in range(n_trials):
             # algorithm parameters never enter the instance: every value of a
             # swept algorithm parameter sees the same noisy supervision
@@ -198,3 +209,14 @@ def count_cases(experiment: dict) -> int:
                              for k, v in flatten({k: v for k, v in grid.items() if k != "algorithms"}).items())
         total += settings * trials * len([a for a in own if a in names])
     return total
+
+
+def _n_trials(setting: dict, single: list[dict], counted: list[dict], trials: int) -> int:
+    """Trials of one flat ``setting``: 1 if it matches a ``single_trial`` entry, else the first matching
+    ``setting_trials`` entry's ``trials``, else the experiment's ``trials``."""
+    if any(all(setting.get(k) == v for k, v in s.items()) for s in single):
+        return 1
+    for s in counted:
+        if all(setting.get(k) == v for k, v in s.items() if k != "trials"):
+            return s["trials"]
+    return trials

@@ -142,7 +142,7 @@ class CategoricalEstimator(ProblemEstimator):
     def fit(self, clusterings, y=None):
         """Cluster the items of ``clusterings`` (int array (m clusterings, n items), ``-1`` missing).
 
-        A subclass with ``item_order="random"`` (LIMBO) reads the records in
+        A subclass with ``item_order="random"`` (LIMBO, ROCK) reads the records in
         an order drawn from ``random_state``; ``labels_`` keep the caller's order.
         """
         C = np.asarray(clusterings)

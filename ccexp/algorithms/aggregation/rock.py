@@ -9,7 +9,7 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ...cc.labels import relabel_contiguous
 from ...cc.union_find import connected_components
@@ -150,9 +150,14 @@ class Rock(CategoricalEstimator):
     max_items : int, default 12000
         The link matrix is dense, n^2 counts (4 bytes each at most sizes:
         0.26 GB for Mushrooms); larger inputs raise ``ValueError``.
-    random_state : None
-        Accepted for a uniform interface; deterministic (ties go to the
-        smallest pair of cluster slots).
+    item_order : {"index", "random"}, default "index"
+        The records' order. ROCK is deterministic for a fixed order, but its
+        ties (equal goodness: the smallest pair of cluster slots), the
+        labelling phase's ties and ``merge_unlinked`` follow it, so an
+        experiment runs it over random orders as trials (issue 28.2), as
+        it does the aggregation algorithms; ``labels_`` keep the caller's order.
+    random_state : None, int or Generator
+        Draws the order of ``item_order="random"``; otherwise unused.
 
     Attributes
     ----------
@@ -198,18 +203,20 @@ class Rock(CategoricalEstimator):
         "label_outliers": ["boolean"],
         "merge_unlinked": ["boolean"],
         "max_items": [Interval(Integral, 1, None, closed="left")],
+        "item_order": [StrOptions({"index", "random"})],
         "random_state": RANDOM_STATE,
     }
     _warmup_params = {"theta": 0.5}
 
     def __init__(self, n_clusters=2, theta=0.73, min_neighbours=0, label_outliers=True, max_items=12000,
-                 merge_unlinked=False, random_state=None):
+                 merge_unlinked=False, item_order="index", random_state=None):
         self.n_clusters = n_clusters
         self.theta = theta
         self.min_neighbours = min_neighbours
         self.label_outliers = label_outliers
         self.merge_unlinked = merge_unlinked
         self.max_items = max_items
+        self.item_order = item_order
         self.random_state = random_state
 
     def _fit_table(self, T):
