@@ -198,10 +198,15 @@ def sweep_grids(experiment: dict) -> list[tuple[str, dict]]:
 
 
 def count_cases(experiment: dict) -> int:
-    """How many cases the grid expands to, at most (before ``single_trial`` and duplicates), without expanding it."""
+    """How many cases the grid expands to, at most (before ``single_trial`` and duplicates), without expanding it.
+
+    Every setting is counted at the largest trials count it may get (``trials`` or a ``setting_trials`` entry's).
+    """
     names = list(experiment.get("algorithms") or [])
     trials = experiment.get("trials", 1)
     trials = trials if isinstance(trials, int) and not isinstance(trials, bool) else 1
+    trials = max([trials, *(s.get("trials") for s in experiment.get("setting_trials") or []
+                            if isinstance(s, dict) and isinstance(s.get("trials"), int))])
     total = 0
     for _, grid in sweep_grids(experiment):
         own = grid.get("algorithms") or names

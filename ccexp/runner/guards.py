@@ -33,7 +33,7 @@ from .sweep import run_sweep
 
 #: the keys of an experiment config that the runner and the reports read (``experiment.<key>``);
 #: ``variant`` / ``variants`` are the named variants of issue 28
-EXPERIMENT_KEYS = ("name", "paper", "scale", "trials", "algorithms", "sweep", "single_trial", "algorithm_params",
+EXPERIMENT_KEYS = ("name", "paper", "scale", "trials", "algorithms", "sweep", "single_trial", "setting_trials", "algorithm_params",
                    "presets", "record", "early_stop", "trace_metrics", "variant", "variants", "one_case_at_a_time")
 #: the root keys of the composed config (``hydra`` is Hydra's own)
 ROOT_KEYS = ("experiment", "dataset", "oracle", "algorithm", "runner", "tracking", "paths", "report")
