@@ -3,12 +3,21 @@
 ``conf/`` stays at the top level (users asked for it) and is installed as
 the package ``ccexp.conf``, so ``python -m ccexp`` and the ``ccexp`` console
 script find the Hydra configs from editable and regular installs alike.
-All metadata lives in pyproject.toml.
+``experiments/`` (each paper's ``reference.csv``: the numbers a report is
+compared with, and its README, whose headings the reproduction page links)
+is installed as ``ccexp/experiments/``, and the committed paper-scale runs'
+``results/<experiment>/paper/run.json`` (what ``--help`` quotes as their run
+times) as ``ccexp/paper_runs/<experiment>/paper/run.json``: a wheel carries
+all a report and the help page read (issue 32).  All metadata lives in
+pyproject.toml.
 """
 
 from setuptools import find_packages, setup
 
 setup(
-    packages=find_packages(include=["ccexp", "ccexp.*"]) + ["ccexp.conf"],
-    package_dir={"ccexp.conf": "conf"},
+    packages=find_packages(include=["ccexp", "ccexp.*"]) + ["ccexp.conf", "ccexp.experiments", "ccexp.paper_runs"],
+    package_dir={"ccexp.conf": "conf", "ccexp.experiments": "experiments", "ccexp.paper_runs": "results"},
+    package_data={"ccexp.conf": ["*.yaml", "**/*.yaml"],
+                  "ccexp.experiments": ["*/reference.csv", "*/README.md"],
+                  "ccexp.paper_runs": ["*/paper/run.json"]},
 )

@@ -21,26 +21,34 @@ from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import HydraException
 from omegaconf import DictConfig, OmegaConf
 
+from ._installed import paper_time
 from ._plugins import refuse_if_shadowed
 from .data import DataChecksumError, MissingDataError
 from .report import make_report
 from .report.reference_check import ReferenceFileError
 from .runner.compose import ConfigError, compose_config, normalize_overrides
 from .runner.config import experiment_description, resolve_run, with_algorithm_choice
-from .runner.layout import experiment_dir
+from .runner.layout import experiment_dir, split_label
 from .runner.preflight import check_dask_address, check_instances, check_results_folder, describe_os_error
 from .runner.sweep import run_sweep
-from .runner.tracking import check_tracking, log_sweep, tracking_uri
+from .runner.tracking import check_tracking, log_sweep, sweep_params, tracking_uri
 
 log = logging.getLogger("ccexp")
 
 
 def _help(what: str) -> str:
-    """Text for the help page (conf/hydra/help/ccexp.yaml): ``experiments`` lists them, one line each."""
+    """Text for the help page (conf/hydra/help/ccexp.yaml).
+
+    ``experiments`` lists them, one line each, with the cases and wall clock
+    of the committed paper-scale run (its ``run.json``, the source of the
+    README's run-time table too: :func:`ccexp._installed.paper_time`).
+    """
     if what == "experiments":
         names = list_experiments()
         width = max(map(len, names))
-        return "\n".join(f"  {n:<{width}}  {experiment_description(n)}" for n in names)
+        times = {n: paper_time(n) or "not run" for n in names}
+        tw = max(map(len, times.values()))
+        return "\n".join(f"  {n:<{width}}  {times[n]:>{tw}}  {experiment_description(n, width=80)}" for n in names)
     raise ValueError(f"unknown help section {what!r}")
 
 
@@ -109,17 +117,31 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         (log.warning if errors else log.info)("%s", result.error_summary())
     report_dir = None
     if cfg.report:
-        report_dir = make_report(
-            experiment["name"], results_dir=results, scale=experiment.get("scale"), records=result.records,
-            label=spec.label, filter_to_grid=False,  # already this invocation's cases, overrides included
-        )
+        # as `python -m ccexp.report NAME --scale LABEL` makes it, from the stored records: byte for byte the
+        # same report (it used to get this run's records unfiltered, and dropped the grid's size; issue 32)
+        report_dir = make_report(experiment["name"], results_dir=results, scale=split_label(spec.label)[0],
+                                 label=spec.label)
         log.info("report: %s", report_dir / "comparison.md")
     if uri is not None:
-        params = {"experiment": experiment["name"], "paper": experiment.get("paper"), "scale": experiment.get("scale"),
-                  "results_label": spec.label, "n_cases": result.n_cases, "algorithms": ",".join(experiment["algorithms"]),
-                  "trials": experiment.get("trials"), "code_version": result.code_version}  # the records' own
-        log_sweep(uri, experiment["name"], result.records, params, report_dir, results)
+        params = sweep_params(experiment, spec.label, result.n_cases, result.code_version)  # the records' own code
+        try:
+            log_sweep(uri, experiment["name"], result.records, params, report_dir, results)
+        except Exception as exc:  # noqa: BLE001 - any failure of the server or its database: the records stay
+            raise TrackingFailed(
+                f"ccexp: tracking failed: {type(exc).__name__}: {_first_line(exc)}; the {result.n_cases} records are kept "
+                f"in {result.directory / 'records.parquet'}; once the server is back, log them (no case reruns): "
+                f"python -m ccexp.track {experiment['name']} --scale {spec.label} --results {results} --uri {uri}"
+            ) from exc
     return {"n_cases": result.n_cases, "n_run": result.n_run, "directory": str(result.directory), "errors": errors}
+
+
+class TrackingFailed(RuntimeError):
+    """Logging to MLflow failed after the sweep; its records and report are kept (one line, exit status 1)."""
+
+
+def _first_line(exc: BaseException, width: int = 300) -> str:
+    text = " ".join(str(exc).split())
+    return text[:width] + (" …" if len(text) > width else "")
 
 
 @hydra.main(config_path="pkg://ccexp.conf", config_name="config", version_base="1.3")
@@ -145,6 +167,9 @@ def run_cli(cfg: DictConfig, overrides: list[str]) -> None:
         # what the user typed is wrong: one line and exit 2, as argparse does
         print(f"ccexp: error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
+    except TrackingFailed as err:
+        print(err, file=sys.stderr)
+        raise SystemExit(1) from None
     except MemoryError as err:
         print(f"ccexp: error: out of memory ({err or 'MemoryError'}); the records stored before it are kept: "
               f"make the grid smaller and rerun the same command to resume", file=sys.stderr)

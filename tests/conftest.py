@@ -71,3 +71,21 @@ def require_data(relpath: str) -> pathlib.Path:
     if not path.is_file():
         pytest.skip(f"needs the data file {relpath} under CCEXP_DATA_DIR={data_dir()} (set CCEXP_DATA_DIR, or run `python -m ccexp.data fetch`)")
     return path
+
+
+def experiment_data_files(name: str, scale: str | None = None, overrides=()) -> list[str]:
+    """The real data files (``<dataset>/<file>``) that experiment ``name`` reads at ``scale``."""
+    from ccexp.data.manifest import build_manifest, select
+    from ccexp.runner.config import experiment_cases
+
+    _, cases = experiment_cases(name, scale, overrides)
+    manifest = build_manifest()
+    known = {d for e in manifest.values() for d in e.datasets}
+    names = sorted({str(c.instance.dataset.get("name")) for c in cases} & known)
+    return [relpath for relpath, e in select(manifest, names).items() if not e.source_only] if names else []
+
+
+def require_experiment_data(name: str, scale: str | None = None, overrides=()) -> None:
+    """Skip, naming the first missing file, unless every data file of the experiment's grid is there."""
+    for relpath in experiment_data_files(name, scale, overrides):
+        require_data(relpath)

@@ -49,14 +49,19 @@ def test_what_the_user_typed_wrong_ends_in_one_line_and_exit_2(tmp_path, args, e
 
 
 def test_help_is_ccexps_own_page(tmp_path):
+    from ccexp._installed import paper_time
     from ccexp.runner.config import experiment_description, list_options
 
     proc = _ccexp(["--help"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     for name in list_options("experiment"):  # every experiment, one line each with its description
-        lines = [line for line in out.splitlines() if line.split()[:1] == [name] and experiment_description(name) in line]
+        lines = [line for line in out.splitlines()
+                 if line.split()[:1] == [name] and experiment_description(name, width=80) in line]
         assert len(lines) == 1, name
+        # and its paper-scale run time, from the run.json the README's table is checked against (issue 32)
+        time = paper_time(name)
+        assert (time or "not run") in lines[0], (name, time)
     for scale in ("paper", "quick", "ci"):
         assert f"\n  {scale} " in out
     for key in ("experiment.scale=", "experiment.trials=", "experiment.algorithms=", "experiment.sweep.",
@@ -111,9 +116,35 @@ def test_rerun_skips_finished_cases(exp1_ci_run, tmp_path):
     shutil.copytree(out / "exp1_triplets" / "ci", copy / "exp1_triplets" / "ci")
     from conftest import run_cli
 
+    run_json = copy / "exp1_triplets" / "ci" / "run.json"
+    before = run_json.read_bytes()
     proc = run_cli(["+experiment=exp1_triplets", "experiment.scale=ci", f"paths.results={copy}",
                     "tracking=off", "report=false"], cwd=tmp_path)
     assert "0 to run" in proc.stderr + proc.stdout
+    # run.json still says how long the run that made the records took (issue 32: it became 0.431 s)
+    assert run_json.read_bytes() == before
+
+
+@pytest.mark.slow
+def test_the_sweeps_report_is_the_report_commands_byte_for_byte(exp1_ci_run, tmp_path):
+    """Issue 32: the report written at the end of a sweep dropped a line that ``python -m ccexp.report`` writes."""
+    out, _ = exp1_ci_run
+    copy = tmp_path / "copy" / "exp1_triplets" / "ci"
+    shutil.copytree(out / "exp1_triplets" / "ci", copy)
+
+    def report_files(folder):
+        return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+                if p.is_file() and p.suffix in (".md", ".csv", ".png")}
+
+    swept = report_files(copy)
+    proc = subprocess.run([sys.executable, "-m", "ccexp.report", "exp1_triplets", "--results", str(tmp_path / "copy"),
+                           "--scale", "ci"], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    again = report_files(copy)
+    assert {"comparison.md", "comparison.csv", "report.md", "tables/table1.csv"} <= set(swept)
+    assert sorted(again) == sorted(swept)
+    assert [f for f in swept if again[f] != swept[f]] == []
+    assert "the scale's grid has" in (copy / "comparison.md").read_text()
 
 
 def test_console_script_finds_the_installed_configs(tmp_path):

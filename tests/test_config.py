@@ -243,3 +243,16 @@ def test_paths_results_is_a_plain_key_and_defaults_are_sane():
 
 def test_list_options_is_the_conf_folder():
     assert list_options("experiment") == _options("experiment")
+
+
+def test_runner_dask_without_the_dask_extra_is_refused_in_one_line(monkeypatch):
+    """Issue 32: it ended in an ImportError's traceback from inside the sweep."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "distributed" else real(name, *a))
+    message = _refusal("experiment=exp1_triplets", "experiment.scale=ci", "runner=dask")
+    assert "runner=dask needs dask.distributed" in message and "pip install 'ccexp[dask]'" in message
+    monkeypatch.setattr(importlib.util, "find_spec", real)
+    if real("distributed") is not None:  # with the extra the same overrides resolve
+        _spec("experiment=exp1_triplets", "experiment.scale=ci", "runner=dask")

@@ -12,6 +12,12 @@ from scipy import stats
 from ccexp.report import REPORTS
 from ccexp.report.cross import auc_per_trial, curve_rows, friedman_ranking, report_cross
 
+
+def _require_posthocs():
+    """The Nemenyi post hoc and its diagram need scikit-posthocs, the ``stats`` extra: skip, naming it."""
+    pytest.importorskip("scikit_posthocs", reason="the Nemenyi post hoc needs scikit-posthocs, the stats extra "
+                                                  "(pip install -e '.[stats]')")
+
 # per dataset: (ls_ad_vc at budgets 1 and 4, e2cp at 1 and 4, kmeans); the active reader's trace is shared
 ARI = {"A": ((0.0, 1.0), (0.2, 0.4), 0.6), "B": ((0.2, 1.0), (0.1, 0.3), 0.5), "C": ((0.0, 0.8), (0.5, 0.9), 0.3)}
 TRACE = [(0, 0.0), (5, 0.1), (10, 0.3), (20, 0.5), (40, 0.95), (45, 1.0)]  # (n_queries, ari) on n = 10 items
@@ -76,6 +82,12 @@ def test_friedman_inputs_and_ranks_by_hand():
     chi2 = 12 * 3 / (4 * 5) * sum((r - 2.5) ** 2 for r in ranks)
     assert res["statistic"] == pytest.approx(chi2)
     assert res["pvalue"] == pytest.approx(stats.chi2.sf(chi2, 3))
+
+
+def test_friedman_posthoc_is_a_readers_by_readers_matrix():
+    _require_posthocs()
+    records, traces = _records()
+    res = friedman_ranking(auc_per_trial(curve_rows(records, traces)))
     assert res["posthoc"].shape == (4, 4) and np.allclose(np.diag(res["posthoc"].to_numpy()), 1.0)
 
 
@@ -87,6 +99,7 @@ def test_friedman_too_few_blocks_says_why():
 
 
 def test_report_writes_its_files(tmp_path):
+    _require_posthocs()  # the critical-difference figure; without the extra, see the test below
     assert REPORTS["cross_supervision"] is report_cross
     records, traces = _records()
     report_cross(records, tmp_path, "ci", traces=traces)

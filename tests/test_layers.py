@@ -37,8 +37,9 @@ import ccexp
 #: module itself and everything below it ("ccexp.cc" matches "ccexp.cc._kernels");
 #: the group "api" is the package's own ``__init__`` only.
 LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
-    # validation helpers, the name -> factory registries, the version
-    (0, "base", ("ccexp._validation", "ccexp._plugins", "ccexp._version", "ccexp.kinds", "ccexp.registry")),
+    # validation helpers, the name -> factory registries, the version, where the shipped files are
+    (0, "base", ("ccexp._validation", "ccexp._plugins", "ccexp._version", "ccexp._installed", "ccexp.kinds",
+                 "ccexp.registry")),
     # what each registered algorithm reads and each oracle gives, looked up by name
     (1, "capabilities", ("ccexp.capabilities",)),
     # the correlation-clustering core (kernels, graphs, exact solver, contingency tables)
@@ -59,7 +60,7 @@ LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (6, "api", ("ccexp",)),
     (7, "runner", ("ccexp.runner",)),
     (8, "report", ("ccexp.report",)),
-    (9, "cli", ("ccexp.__main__", "ccexp.list", "ccexp.reproduce")),
+    (9, "cli", ("ccexp.__main__", "ccexp.list", "ccexp.reproduce", "ccexp.track")),
 )
 
 #: top-level distributions that may be imported inside a function, and why

@@ -29,6 +29,8 @@ import ccexp.registry as registry_module
 from ccexp.problem import Problem
 from ccexp.registry import ALGORITHMS, Registry
 
+from conftest import require_experiment_data
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "ccexp_plugin_example"
 
@@ -235,6 +237,7 @@ def test_the_example_plugin_installs_and_runs_in_the_experiments(tmp_path):
     # a cross-supervision experiment, once one exists (helper cross's issue-15 item 1): the plugin joins
     # the grids whose oracles give a kind it reads
     for conf in sorted((ROOT / "conf" / "experiment").glob("cross_*.yaml")):
+        require_experiment_data(conf.stem, "ci")  # real datasets: skip, naming the file, where they are absent
         run = _ccexp(python, tmp_path, "ccexp", f"experiment={conf.stem}", "experiment.algorithms=[vote_linkage]", *common)
         assert run.returncode == 0, run.stdout + run.stderr
         [records] = (tmp_path / "results" / conf.stem).glob("ci+custom-*/records.parquet")

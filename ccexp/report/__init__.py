@@ -54,7 +54,8 @@ for _info in pkgutil.iter_modules(__path__):
         REPORTS[_name] = _fn
         PAPER_OF[_name] = getattr(_module, "PAPER", _info.name)
 
-__all__ = ["PAPER_OF", "REPORTS", "REPORT_OUTPUTS", "make_report", "read_scale", "read_records", "recover_report"]
+__all__ = ["PAPER_OF", "REPORTS", "REPORT_OUTPUTS", "in_fixed_order", "make_report", "read_scale", "read_records",
+           "recover_report"]
 
 
 def read_scale(out_dir: Path) -> str:
@@ -146,6 +147,7 @@ def make_report(
     if records is None:
         records = read_records(out_dir)
     n_grid_instances = None
+    cases = None
     if filter_to_grid:
         _, cases = experiment_cases(name, scale, overrides=[f"experiment.variant={variant}"] if variant else ())
         ids = {c.case_id for c in cases}
@@ -157,6 +159,7 @@ def make_report(
             # extra experiment.* overrides (their cases are not in the plain grid).
             log.warning("%s: %d of %d records are not in the %s grid and were left out", name, before - len(records), before, scale)
     out_dir.mkdir(parents=True, exist_ok=True)
+    records = in_fixed_order(records, cases)
     with replacing_report(out_dir):
         REPORTS[name](records.reset_index(drop=True), out_dir, scale, n_grid_instances=n_grid_instances)
         if not (out_dir / "report.md").is_file():  # the old one is set aside: this is always the new records'
@@ -176,6 +179,26 @@ def _mark_mixed_code(path: Path, records: pd.DataFrame) -> None:
     line = (f"> **Mixed code versions**: these records were made by {len(counts)} versions of the code: {mix} "
             f"(a resume with runner.allow_mixed_code=true, or records from before that check).\n\n")
     path.write_text(line + path.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def in_fixed_order(records: pd.DataFrame, cases=None) -> pd.DataFrame:
+    """``records`` in one order, whatever order the workers returned them in.
+
+    The store holds records in the order they arrived, which differs from
+    run to run; a mean or a standard error summed in another order can
+    differ in its last digit (0.25819888974716115 against
+    0.2581988897471611), so the same records gave reports that were not
+    byte-identical (issue 32).  The order is the grid's (``cases``, as
+    :func:`ccexp.runner.config.experiment_cases` lists them: the order a
+    report's first-appearance groupings expect), else that of ``case_id``.
+    """
+    if not len(records) or "case_id" not in records:
+        return records
+    if cases is not None:
+        position = {c.case_id: i for i, c in enumerate(cases)}
+        key = records["case_id"].map(position).fillna(len(position)).to_numpy()
+        return records.iloc[key.argsort(kind="stable")]
+    return records.sort_values("case_id", kind="stable")
 
 
 def _write_index(name: str, out_dir: Path, scale: str, records: pd.DataFrame) -> Path:

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-import ccexp
-
+from .._installed import experiments_dir as installed_experiments_dir
 from .reference_check import check_duplicates, check_reference
 from .tables import fmt_number, is_missing
 from .tolerance import half_unit
@@ -25,13 +24,13 @@ from .tolerance import half_unit
 def experiments_dir() -> Path:
     """The folder holding ``<paper>/reference.csv``.
 
-    ``$CCEXP_EXPERIMENTS_DIR`` if set (an installed package has no
-    ``experiments/`` beside it), else ``experiments/`` at the project root.
+    ``$CCEXP_EXPERIMENTS_DIR`` if set, else ``experiments/`` at the project
+    root, or the copy an installed wheel carries (:mod:`ccexp._installed`).
     """
     env = os.environ.get("CCEXP_EXPERIMENTS_DIR")
     if env:
         return Path(env)
-    return Path(ccexp.__file__).resolve().parents[1] / "experiments"
+    return installed_experiments_dir()
 
 
 #: Papers whose ``k`` is a parameter of the method (ROCK k = 2, LIMBO k = 7), not a setting of the cell:

@@ -22,6 +22,7 @@ registered name, that the yaml equals the signature, and
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import math
 from dataclasses import dataclass, field
@@ -462,6 +463,10 @@ def check_options(cfg: DictConfig, experiment: dict) -> dict:
     _check_bool(runner.get("allow_mixed_code", False), "runner.allow_mixed_code")
     if runner.get("backend") not in ("loky", "dask", "threading", "multiprocessing", "sequential"):
         raise ConfigError(f"runner.backend must be loky or dask (runner=local | runner=dask), got {runner.get('backend')!r}")
+    if runner.get("backend") == "dask" and importlib.util.find_spec("distributed") is None:
+        # refused before anything runs, in one line (it was an ImportError's traceback from the sweep)
+        raise ConfigError("runner=dask needs dask.distributed, which is not installed: pip install 'ccexp[dask]' "
+                          "(or pip install 'dask[distributed]'), or run with runner=local")
     mode = cfg.tracking.get("mode")
     if mode not in ("local", "server", "off"):
         raise ConfigError(f"tracking.mode must be local, server or off (write tracking=local|server|off), got {mode!r}")

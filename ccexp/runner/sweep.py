@@ -31,7 +31,8 @@ from .execute import die_with_parent, run_instance, warm_up
 from .grid import LARGE_GRID, Case, count_cases, expand
 from .layout import PAPER_SCALE, experiment_dir
 from .compose import ConfigError
-from .provenance import git_state, machine, package_versions, peak_rss
+from .provenance import (earlier_runs, git_state, machine, package_versions, peak_rss, read_run_info,
+                         total_wall_seconds)
 from .seeding import stable_hash
 from .store import ResultStore, write_text_atomic
 
@@ -313,6 +314,7 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
                   allow_mixed_code=False) -> SweepResult:
     name = experiment["name"]
     store = ResultStore(out_dir)
+    previous = read_run_info(out_dir / "run.json")  # of the run(s) that made the stored records, if any
     existing = store.load()
     existing = existing[existing["case_id"].isin(set(case_ids))] if len(existing) else existing
     stored = set(existing["case_id"]) if len(existing) else set()
@@ -349,7 +351,20 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
                    "retry_errors": retry_errors},
         "git": code, "machine": machine(), "packages": package_versions(), "config": config,
     }
-    write_text_atomic(out_dir / "run.json", json.dumps(info, indent=2, default=str))
+    # the runs that made the records this grid keeps: their wall times add up (issue 32)
+    before = earlier_runs(previous) if done & set(case_ids) else []
+    # nothing to run after a finished run: run.json stays that of the runs that made the records
+    keep = not todo and bool(before) and previous.get("status") == "finished"
+    this_run = {"started_at": info["started_at"], "finished_at": None, "wall_seconds": 0.0, "n_run": 0,
+                "code_version": code["code_version"], "status": "running"}
+
+    def progress_write(seconds: float, n_stored: int, status: str = "running") -> None:
+        this_run.update(wall_seconds=round(seconds, 3), n_run=n_stored, status=status)
+        info.update(runs=[*before, this_run], wall_seconds=total_wall_seconds([*before, this_run]))
+        write_text_atomic(out_dir / "run.json", json.dumps(info, indent=2, default=str))
+
+    if not keep:
+        progress_write(0.0, 0)
     n_pending = len(todo)
     log.info("%s: %d cases, %d done, %d to run%s", name, len(cases), len(done & set(case_ids)), n_pending,
              f" ({n_retried} of them after an error)" if n_retried else
@@ -364,7 +379,8 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
             with _backend(backend, address, local_cluster, wait_for_workers) as worker_lost:
                 for attempt in range(max_retries + 1):
                     try:
-                        _run_tasks(tasks, context, store, bar, n_jobs, backend, worker_peaks)
+                        _run_tasks(tasks, context, store, bar, n_jobs, backend, worker_peaks,
+                                   on_stored=lambda n: progress_write(time.perf_counter() - t_start, n))
                         break
                     except worker_lost as exc:
                         # The stored records stay; whatever was in flight is run again.
@@ -388,20 +404,32 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
     seconds = time.perf_counter() - t_start
     result = SweepResult(df, out_dir, len(cases), n_pending, seconds, code["code_version"], n_retried)
     errors = result.n_errors
+    if keep:
+        log.info("%s: every case was stored already; %s keeps the wall time of the run(s) that made them (%.1f s)",
+                 name, out_dir / "run.json", total_wall_seconds(before))
+        result.provenance = previous
+        return result
     info.update({
         "code_versions": _versions(df),  # cases per code version (more than one: runner.allow_mixed_code)
-        "status": "finished", "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(seconds, 3),
+        "status": "finished", "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "n_errors": errors,
         "peak_rss_bytes": {"driver": peak_rss(), "workers": max(worker_peaks.values(), default=None),
                            "per_worker": {str(k): v for k, v in sorted(worker_peaks.items())}},
     })
-    write_text_atomic(out_dir / "run.json", json.dumps(info, indent=2, default=str))
+    this_run["finished_at"] = info["finished_at"]
+    progress_write(seconds, n_pending, status="finished")  # wall_seconds: the earlier runs' and this one's
     result.provenance = info
     return result
 
 
-def _run_tasks(tasks, context, store, bar, n_jobs, backend, worker_peaks: dict | None = None) -> None:
-    """Run ``tasks`` in parallel; store each task's records as soon as it returns."""
+def _run_tasks(tasks, context, store, bar, n_jobs, backend, worker_peaks: dict | None = None,
+               on_stored=None, every: float = 30.0) -> None:
+    """Run ``tasks`` in parallel; store each task's records as soon as it returns.
+
+    ``on_stored(n)``, with the number of cases stored so far by this call, is
+    called at most every ``every`` seconds (``run.json``'s wall time so far:
+    a killed run's resume adds to it).
+    """
     if not tasks:
         return
     if backend == "dask":
@@ -415,15 +443,19 @@ def _run_tasks(tasks, context, store, bar, n_jobs, backend, worker_peaks: dict |
         # left its workers computing for minutes (issue 33)
         with parallel_config(backend="loky", initializer=die_with_parent, initargs=(os.getpid(),)):
             parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
-            _store_as_they_come(parallel(delayed(run_instance)(t, context) for t in tasks), store, bar, worker_peaks)
+            _store_as_they_come(parallel(delayed(run_instance)(t, context) for t in tasks), store, bar, worker_peaks,
+                                on_stored, every)
         return
     else:
         parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)
-    _store_as_they_come(parallel(delayed(run_instance)(t, context) for t in tasks), store, bar, worker_peaks)
+    _store_as_they_come(parallel(delayed(run_instance)(t, context) for t in tasks), store, bar, worker_peaks,
+                        on_stored, every)
 
 
-def _store_as_they_come(results, store, bar, worker_peaks: dict | None) -> None:
-    """Store each task's records as it returns; note its worker's peak memory; log the cases in error."""
+def _store_as_they_come(results, store, bar, worker_peaks: dict | None, on_stored=None, every: float = 30.0) -> None:
+    """Store each task's records as it returns; note its worker's peak memory; log the cases in error;
+    call ``on_stored(n_stored)`` at most every ``every`` seconds (run.json's progress)."""
+    last, n_stored = time.perf_counter(), 0
     for records in results:
         if worker_peaks is not None:
             for r in records:  # the worker's (host, pid) and peak RSS after the task, not stored
@@ -432,6 +464,10 @@ def _store_as_they_come(results, store, bar, worker_peaks: dict | None) -> None:
                     worker_peaks[key] = max(worker_peaks.get(key, 0), rss)
         store.append(records)
         bar.update(len(records))
+        n_stored += len(records)
+        if on_stored is not None and time.perf_counter() - last >= every:
+            on_stored(n_stored)
+            last = time.perf_counter()
         errors = [r for r in records if r.get("status") == "error"]
         for r in errors:
             log.warning("case %s (%s) failed: %s", r["case_id"], r["algorithm"], r["error"].splitlines()[0])

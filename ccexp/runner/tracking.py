@@ -29,6 +29,7 @@ from filelock import FileLock
 from ..registry import ALGORITHMS
 from .compose import ConfigError
 from .layout import experiment_dir
+from .seeding import stable_hash
 from .store import ResultStore
 
 log = logging.getLogger("ccexp")
@@ -362,6 +363,39 @@ def _quiet_run_urls():
             os.environ[key] = old
 
 
+def sweep_params(experiment: dict, label: str, n_cases: int, code_version: str | None) -> dict:
+    """The parent run's parameters: the experiment, its paper, scale and results folder, size and code."""
+    return {"experiment": experiment["name"], "paper": experiment.get("paper"), "scale": experiment.get("scale"),
+            "results_label": label, "n_cases": n_cases, "algorithms": ",".join(experiment.get("algorithms") or []),
+            "trials": experiment.get("trials"), "code_version": code_version}
+
+
+def sweep_key(experiment_name: str, label: str, records: pd.DataFrame) -> str:
+    """What identifies a sweep's stored records in MLflow: the tag ``ccexp.sweep_key`` of its parent run.
+
+    A hash of the experiment, the results folder's label and the records'
+    case ids and code versions: the stored records, however often they are
+    logged.  :func:`log_sweep` with ``resume=True`` finds the parent by it.
+    """
+    ids = sorted(records["case_id"].astype(str)) if len(records) and "case_id" in records else []
+    versions = sorted(records["code_version"].dropna().astype(str).unique()) if "code_version" in records else []
+    return stable_hash({"experiment": experiment_name, "label": str(label), "cases": ids, "code_versions": versions})
+
+
+def _setting_key(row: dict) -> str:
+    """A child run's identity within its parent: its algorithm and setting (tag ``ccexp.setting_key``)."""
+    return stable_hash({k: (None if _missing(v) else (v.item() if isinstance(v, np.generic) else v))
+                        for k, v in row.items() if k == "algorithm" or k.startswith(("dataset.", "oracle.", "algorithm."))})
+
+
+#: MLflow's HTTP retries when ccexp logs to a server (the user's own settings win): MLflow's defaults
+#: (7 retries, backoff factor 2, 120 s timeout) kept a sweep waiting for minutes on a server whose
+#: database was down; these give up in seconds, and the stored records can be logged later
+#: (``python -m ccexp.track``).
+HTTP_RETRIES = {"MLFLOW_HTTP_REQUEST_MAX_RETRIES": "3", "MLFLOW_HTTP_REQUEST_BACKOFF_FACTOR": "1",
+                "MLFLOW_HTTP_REQUEST_TIMEOUT": "30"}
+
+
 def log_sweep(
     uri: str,
     experiment_name: str,
@@ -369,18 +403,46 @@ def log_sweep(
     params: dict,
     artifacts_dir: Path | None,
     results_dir: str | Path,
+    resume: bool = False,
 ) -> str:
     """Log a finished sweep; returns the parent run id.
+
+    Every call makes a new parent run (one per invocation), tagged with the
+    records' :func:`sweep_key`.  With ``resume=True`` (``python -m
+    ccexp.track``, after logging failed) a parent with the same key is used
+    instead: a finished one is left as it is (nothing is logged twice), an
+    unfinished one gets the child runs it lacks (a child left unfinished is
+    deleted and logged again) and then its own metrics and artifacts.
 
     An embedded sqlite store is written under a lock beside it, so two runs
     sharing a results folder take turns (its first use creates the schema).
     """
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
+    for key, value in HTTP_RETRIES.items():
+        os.environ.setdefault(key, value)
     with _sqlite_lock(uri):
-        return _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir)
+        return _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir, resume)
 
 
-def _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir) -> str:
+def _experiment_id(client, experiment_name: str, uri: str, results_dir) -> str:
+    exp = client.get_experiment_by_name(experiment_name)
+    if exp is not None:
+        return exp.experiment_id
+    artifact_location = None
+    if uri.startswith("sqlite:"):
+        artifact_location = (Path(results_dir).resolve() / "mlartifacts" / experiment_name).as_uri()
+    return client.create_experiment(experiment_name, artifact_location=artifact_location)
+
+
+def _find_parent(client, exp_id: str, key: str):
+    """The latest parent run tagged with ``key``: a finished one first, else an unfinished one; or None."""
+    runs = client.search_runs([exp_id], filter_string=f"tags.`ccexp.sweep_key` = '{key}'", max_results=100,
+                              order_by=["attributes.start_time DESC"])
+    finished = [r for r in runs if r.info.status == "FINISHED"]
+    return (finished or runs or [None])[0]
+
+
+def _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir, resume=False) -> str:
     # mlflow is imported where it is used: seconds of import that tracking=off runs never pay
     from mlflow.entities import Metric, Param
     from mlflow.tracking import MlflowClient
@@ -390,24 +452,28 @@ def _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir
     if uri == local_uri(results_dir):
         relocate_artifacts(uri, results_dir)
     client = MlflowClient(tracking_uri=uri)
-    exp = client.get_experiment_by_name(experiment_name)
-    if exp is None:
-        artifact_location = None
-        if uri.startswith("sqlite:"):
-            artifact_location = (Path(results_dir).resolve() / "mlartifacts" / experiment_name).as_uri()
-        exp_id = client.create_experiment(experiment_name, artifact_location=artifact_location)
-    else:
-        exp_id = exp.experiment_id
+    exp_id = _experiment_id(client, experiment_name, uri, results_dir)
+    label = params.get("results_label") or params.get("scale") or "paper"  # results/<experiment>/<label>/
+    key = sweep_key(experiment_name, label, records)
     # tags shared by the parent and its children: filter the MLflow table by paper / scale / code
     common_tags = {f"ccexp.{k}": str(params[k]) for k in ("paper", "scale", "code_version") if params.get(k) is not None}
     common_tags["ccexp.experiment"] = experiment_name
-    parent = client.create_run(exp_id, run_name=f"{experiment_name}[scale={params.get('scale', '')}]",
-                               tags={"ccexp.kind": "sweep", **common_tags})
-    pid = parent.info.run_id
-    client.log_batch(pid, params=[Param(k, str(v)[:500]) for k, v in params.items()])
+    existing = _find_parent(client, exp_id, key) if resume else None
+    if existing is not None and existing.info.status == "FINISHED":
+        log.info("MLflow: these records are logged already, as run %s at %s; nothing to do", existing.info.run_id, uri)
+        return existing.info.run_id
+    if existing is None:
+        # a custom grid's parent says so: exp1_triplets[scale=ci+custom-<hash>], not the preset's name (issue 32)
+        parent = client.create_run(exp_id, run_name=f"{experiment_name}[scale={label}]",
+                                   tags={"ccexp.kind": "sweep", "ccexp.sweep_key": key, **common_tags})
+        pid = parent.info.run_id
+        client.log_batch(pid, params=[Param(k, str(v)[:500]) for k, v in params.items()])
+    else:
+        pid = existing.info.run_id
+        log.info("MLflow: resuming run %s, whose logging had stopped", pid)
+    done = _finished_children(client, exp_id, pid) if existing is not None else {}
     summary = summarise(records) if len(records) else pd.DataFrame()
     ts = int(pd.Timestamp.now().timestamp() * 1000)
-    label = params.get("results_label") or params.get("scale") or "paper"  # results/<experiment>/<label>/
     folder = experiment_dir(results_dir, experiment_name, str(label))
     traces = ResultStore(folder).load_traces() if len(records) else pd.DataFrame()
     members: dict = {}
@@ -419,13 +485,18 @@ def _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir
     varying = {c for c in summary.columns if c.startswith(("dataset.", "oracle.", "algorithm."))
                and summary[c].astype(str).nunique() > 1}
     own = own_columns(records) if len(records) else {}
+    n_logged = 0
     with _quiet_run_urls():
         for row in summary.to_dict("records"):
             setting = {k: v for k, v in row.items() if k.startswith(("dataset.", "oracle.", "algorithm."))}
+            child_key = _setting_key({"algorithm": row["algorithm"], **setting})
+            if child_key in done:
+                continue
             child = client.create_run(
                 exp_id,
                 run_name=run_name(row["algorithm"], {k: v for k, v in setting.items() if k in varying}),
-                tags={"mlflow.parentRunId": pid, "ccexp.kind": "setting", "algorithm": row["algorithm"], **common_tags},
+                tags={"mlflow.parentRunId": pid, "ccexp.kind": "setting", "ccexp.setting_key": child_key,
+                      "algorithm": row["algorithm"], **common_tags},
             )
             metrics = [
                 Metric(k, float(v), ts, 0)
@@ -446,6 +517,8 @@ def _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir
                 for i in range(0, len(curve), 1000):  # MLflow takes at most 1000 metrics per batch
                     client.log_batch(child.info.run_id, metrics=curve[i : i + 1000])
             client.set_terminated(child.info.run_id)
+            n_logged += 1
+    logged = set(client.get_run(pid).data.metrics) if existing is not None else set()
     overall = []
     if len(records):
         for alg, g in records.groupby("algorithm"):
@@ -453,7 +526,9 @@ def _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir
                 if m in g:
                     overall.append(Metric(f"{alg}.{m}_mean", float(g[m].mean()), ts, 0))
     overall.append(Metric("n_cases", float(len(records)), ts, 0))
-    client.log_batch(pid, metrics=overall)
+    overall = [m for m in overall if m.key not in logged]  # a resumed parent may hold some already
+    if overall:
+        client.log_batch(pid, metrics=overall)
     if len(records):
         # this invocation's cases only: the store may also hold other scales'
         with tempfile.TemporaryDirectory() as tmp:
@@ -469,5 +544,28 @@ def _log_sweep(uri, experiment_name, records, params, artifacts_dir, results_dir
         if cmp.exists():
             client.log_artifact(pid, str(cmp))
     client.set_terminated(pid)
-    log.info("MLflow: logged %d child runs under run %s at %s", len(summary), pid, uri)
+    log.info("MLflow: logged %d child runs under run %s at %s%s", n_logged, pid, uri,
+             f" ({len(done)} were there already)" if done else "")
     return pid
+
+
+def _finished_children(client, exp_id: str, pid: str) -> dict[str, str]:
+    """The finished child runs of ``pid`` by their ``ccexp.setting_key``; unfinished ones are deleted.
+
+    A child left unfinished (logging stopped half way through it) may lack
+    metrics or a part of its curves: it is logged again from the start.
+    """
+    done: dict[str, str] = {}
+    token = None
+    while True:
+        page = client.search_runs([exp_id], filter_string=f"tags.mlflow.parentRunId = '{pid}'", max_results=1000,
+                                  page_token=token)
+        for run in page:
+            key = run.data.tags.get("ccexp.setting_key")
+            if run.info.status == "FINISHED" and key and key not in done:
+                done[key] = run.info.run_id
+            else:
+                client.delete_run(run.info.run_id)
+        token = page.token
+        if not token:
+            return done
