@@ -92,5 +92,8 @@ def pairwise_oracle(dataset, n_constraints=100, invalid_fraction=0.0, random_sta
             "n_must_link": int(len(ml)),
             "n_cannot_link": int(len(cl)),
             "n_invalid": int(invalid.sum()),
+            # the dataset's shape, so that a report can set Table I beside the paper's without reloading it
+            "n_items": int(dataset.n_items),
+            "n_features": int(dataset.X.shape[1]),
         },
     )

@@ -17,7 +17,7 @@ from numbers import Integral, Real
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ...registry import ALGORITHMS
-from .forest import CL_RULES, forest_affinity, warmup as forest_warmup
+from .forest import CL_RULES, CUTS, PSEUDO, THRESHOLDS, forest_affinity, warmup as forest_warmup
 from .spectral import COMMON_CONSTRAINTS, POSITIVE_INT, PairwiseEstimator, knn_graph, njw_spectral, prepare_features
 
 
@@ -49,6 +49,19 @@ class COPRF(PairwiseEstimator):
     n_init : int
         k-means restarts of the spectral step.
     random_state : int or None
+    pseudo : {"tree", "node"}
+        Pseudo points drawn once per tree (the default) or per node (CLTree).
+    cuts : {"axis", "oblique"}
+        Axis-aligned cuts (Equation 2, the default) or Forest-RC's random
+        linear combinations.
+    threshold : {"midpoint", "random"}
+        Every midpoint cut (Algorithm 1, the default) or one random threshold
+        per candidate.
+    leaf_size : int
+        phi, the largest leaf (1 in the paper).
+
+    The last four are the tree variants of issue 34's ablation
+    (:func:`~.forest.forest_affinity`, experiments/zhu2013/README.md).
 
     Attributes
     ----------
@@ -71,10 +84,15 @@ class COPRF(PairwiseEstimator):
         "mtry": [POSITIVE_INT, None],
         "n_neighbors": [POSITIVE_INT, None],
         "cl_rule": [StrOptions(set(CL_RULES))],
+        "pseudo": [StrOptions(set(PSEUDO))],
+        "cuts": [StrOptions(set(CUTS))],
+        "threshold": [StrOptions(set(THRESHOLDS))],
+        "leaf_size": [POSITIVE_INT],
     }
 
     def __init__(self, n_clusters=None, n_trees=1000, n_filter=500, alpha=0.5, mtry=None, n_neighbors=None,
-                 cl_rule="leaf", scale="symmetric", n_init=10, random_state=None):
+                 cl_rule="leaf", scale="symmetric", n_init=10, random_state=None, pseudo="tree", cuts="axis",
+                 threshold="midpoint", leaf_size=1):
         self.n_clusters = n_clusters
         self.n_trees = n_trees
         self.n_filter = n_filter
@@ -85,6 +103,10 @@ class COPRF(PairwiseEstimator):
         self.scale = scale
         self.n_init = n_init
         self.random_state = random_state
+        self.pseudo = pseudo
+        self.cuts = cuts
+        self.threshold = threshold
+        self.leaf_size = leaf_size
 
     def _fit(self, X, ml, cl, k):
         Xs = prepare_features(X, self.scale)
@@ -92,7 +114,8 @@ class COPRF(PairwiseEstimator):
         kk = max(1, round(n / 10)) if self.n_neighbors is None else self.n_neighbors
         A, info = forest_affinity(
             Xs, ml, cl, n_trees=self.n_trees, mtry=self.mtry, n_filter=self.n_filter, alpha=self.alpha,
-            cl_rule=self.cl_rule, random_state=self.random_state,
+            cl_rule=self.cl_rule, random_state=self.random_state, pseudo=self.pseudo, cuts=self.cuts,
+            threshold=self.threshold, leaf_size=self.leaf_size,
         )
         t0 = time.perf_counter()
         self.labels_ = njw_spectral(knn_graph(A, kk), k, self.n_init, self.random_state)

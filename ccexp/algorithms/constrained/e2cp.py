@@ -23,13 +23,13 @@ from numbers import Real
 
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ...registry import ALGORITHMS
-from .forest import forest_affinity, warmup as forest_warmup
+from .forest import CUTS, PSEUDO, THRESHOLDS, forest_affinity, warmup as forest_warmup
 from .spectral import (
-    COMMON_CONSTRAINTS, POSITIVE_INT, PairwiseEstimator, blas_threads, gaussian_knn_affinity, knn_graph, njw_spectral,
-    prepare_features,
+    BANDWIDTHS, COMMON_CONSTRAINTS, LAPLACIANS, POSITIVE_INT, PairwiseEstimator, blas_threads, gaussian_knn_affinity,
+    knn_graph, njw_spectral, prepare_features,
 )
 
 
@@ -81,7 +81,8 @@ class _E2CPBase(PairwiseEstimator):
         Wt = e2cp_adjust(W, F)
         np.fill_diagonal(Wt, 0.0)
         t2 = time.perf_counter()
-        self.labels_ = njw_spectral(Wt, k, self.n_init, self.random_state)
+        # Forest+E2CP has no laplacian option: it keeps NJW's, as COP-RF
+        self.labels_ = njw_spectral(Wt, k, self.n_init, self.random_state, laplacian=getattr(self, "laplacian", "sym"))
         self.timings_ = {**extra, "affinity": t1 - t0, "propagation": t2 - t1, "spectral": time.perf_counter() - t2}
         self.status_ = "ok"
         return self
@@ -103,6 +104,9 @@ class E2CP(_E2CPBase):
     n_init : int
         k-means restarts of the spectral step.
     random_state : int or None
+    bandwidth, laplacian
+        As :class:`~.spectral.SpectralClustering` (issue 34's ablation; the
+        defaults are SPClust's, so the three share one graph).
 
     Attributes
     ----------
@@ -111,18 +115,22 @@ class E2CP(_E2CPBase):
 
     _parameter_constraints = {
         **COMMON_CONSTRAINTS, "alpha": [Interval(Real, 0, 1, closed="left")], "n_neighbors": [POSITIVE_INT],
+        "bandwidth": [StrOptions(set(BANDWIDTHS))], "laplacian": [StrOptions(set(LAPLACIANS))],
     }
 
-    def __init__(self, n_clusters=None, alpha=0.8, n_neighbors=10, scale="symmetric", n_init=10, random_state=None):
+    def __init__(self, n_clusters=None, alpha=0.8, n_neighbors=10, scale="symmetric", n_init=10, random_state=None,
+                 bandwidth="mean_kth", laplacian="sym"):
         self.n_clusters = n_clusters
         self.alpha = alpha
         self.n_neighbors = n_neighbors
         self.scale = scale
         self.n_init = n_init
         self.random_state = random_state
+        self.bandwidth = bandwidth
+        self.laplacian = laplacian
 
     def _base_affinity(self, Xs, random_state):
-        return gaussian_knn_affinity(Xs, self.n_neighbors), {}
+        return gaussian_knn_affinity(Xs, self.n_neighbors, bandwidth=self.bandwidth), {}
 
 
 @ALGORITHMS.register("forest_e2cp")
@@ -145,6 +153,9 @@ class ForestE2CP(_E2CPBase):
         k-NN graph of the forest affinity; default round(n / 10).
     scale, n_init, random_state
         As :class:`E2CP`.
+    pseudo, cuts, threshold, leaf_size
+        The tree variants of issue 34's ablation, as :class:`~.cop_rf.COPRF`
+        (defaults: per-tree pseudo points, axis-aligned midpoint cuts, phi = 1).
     """
 
     _parameter_constraints = {
@@ -153,10 +164,14 @@ class ForestE2CP(_E2CPBase):
         "n_trees": [POSITIVE_INT],
         "mtry": [POSITIVE_INT, None],
         "n_neighbors": [POSITIVE_INT, None],
+        "pseudo": [StrOptions(set(PSEUDO))],
+        "cuts": [StrOptions(set(CUTS))],
+        "threshold": [StrOptions(set(THRESHOLDS))],
+        "leaf_size": [POSITIVE_INT],
     }
 
     def __init__(self, n_clusters=None, alpha=0.8, n_trees=1000, mtry=None, n_neighbors=None, scale="symmetric",
-                 n_init=10, random_state=None):
+                 n_init=10, random_state=None, pseudo="tree", cuts="axis", threshold="midpoint", leaf_size=1):
         self.n_clusters = n_clusters
         self.alpha = alpha
         self.n_trees = n_trees
@@ -165,9 +180,15 @@ class ForestE2CP(_E2CPBase):
         self.scale = scale
         self.n_init = n_init
         self.random_state = random_state
+        self.pseudo = pseudo
+        self.cuts = cuts
+        self.threshold = threshold
+        self.leaf_size = leaf_size
 
     def _base_affinity(self, Xs, random_state):
-        A, info = forest_affinity(Xs, n_trees=self.n_trees, mtry=self.mtry, n_filter=0, random_state=random_state)
+        A, info = forest_affinity(Xs, n_trees=self.n_trees, mtry=self.mtry, n_filter=0, random_state=random_state,
+                                  pseudo=self.pseudo, cuts=self.cuts, threshold=self.threshold,
+                                  leaf_size=self.leaf_size)
         k = max(1, round(Xs.shape[0] / 10)) if self.n_neighbors is None else self.n_neighbors
         t = info["timings"]
         return knn_graph(A, k), {"forest": t["filter"] + t["growth"] + t["affinity"]}

@@ -21,8 +21,13 @@ import numpy as np
 
 from ..._validation import check_features, check_positive_int, check_random_state, unknown_name_error
 from . import _forest_kernels as K
+from ._forest_variants import apply_tree_general, grow_tree_general
 
 CL_RULES = {"split": 0, "leaf": 1}
+#: The tree variants of the ablation (issue 34, item 6; :mod:`._forest_variants`), the paper's reading first.
+PSEUDO = {"tree": 0, "node": 1}
+CUTS = {"axis": 0, "oblique": 1}
+THRESHOLDS = {"midpoint": 0, "random": 1}
 
 
 def default_mtry(n_features: int) -> int:
@@ -39,8 +44,12 @@ def forest_affinity(
     n_filter: int = 500,
     alpha: float = 0.5,
     cl_rule: str = "split",
-    pseudo: bool = True,
+    pseudo: bool | str = True,
     random_state=None,
+    *,
+    cuts: str = "axis",
+    threshold: str = "midpoint",
+    leaf_size: int = 1,
 ):
     """Tree-averaged same-leaf affinity of a clustering forest or a COP-RF.
 
@@ -64,11 +73,29 @@ def forest_affinity(
     cl_rule : {"split", "leaf"}
         How a cannot-link pair constrains a split (see
         :mod:`._forest_kernels`; experiments/zhu2013/README.md).
-    pseudo : bool
-        Add n uniform pseudo points per tree (the pseudo two-class problem).
+    pseudo : bool or {"tree", "node"}
+        ``True`` / ``"tree"``: n uniform pseudo points per tree in the data's
+        bounding box (the pseudo two-class problem, Section II-B); ``"node"``:
+        drawn afresh at every node in the bounding box of its real points,
+        as many as it holds real samples (CLTree); ``False``: none.
     random_state : int, Generator or None
         Seeds one integer per tree (and per kernel), so a forest is a
         function of its inputs and the seed.
+    cuts : {"axis", "oblique"}
+        Axis-aligned cuts (Equation 2) or Forest-RC's random linear
+        combinations of three features (:mod:`._forest_variants`).
+    threshold : {"midpoint", "random"}
+        Best of every midpoint cut (Algorithm 1), or one uniform random
+        threshold per candidate.
+    leaf_size : int
+        phi: a node with at most this many real samples is a leaf (1: the
+        paper's phi = 1).
+
+    The three options after ``random_state`` are the ablation of issue 34
+    (experiments/zhu2013/README.md); their defaults are the reading used
+    throughout, grown by :func:`~._forest_tree.grow_tree`.  The COP-RF
+    filter (Equations 7-8) scores constraints by the best axis-aligned
+    midpoint root cut under every variant.
 
     Returns
     -------
@@ -92,9 +119,20 @@ def forest_affinity(
     if not (0.0 < float(alpha) < 1.0):
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
     n_filter = check_positive_int(n_filter, "n_filter", minimum=0)
+    pseudo_mode = {True: "tree", False: "none"}.get(pseudo, pseudo) if isinstance(pseudo, bool) else pseudo
+    if pseudo_mode not in (*PSEUDO, "none"):
+        raise unknown_name_error("pseudo", pseudo, [*PSEUDO, "none"])
+    if cuts not in CUTS:
+        raise unknown_name_error("cuts", cuts, CUTS)
+    if threshold not in THRESHOLDS:
+        raise unknown_name_error("threshold", threshold, THRESHOLDS)
+    leaf_size = check_positive_int(leaf_size, "leaf_size")
+    general = pseudo_mode == "node" or cuts != "axis" or threshold != "midpoint" or leaf_size > 1
     ml = np.ascontiguousarray(np.empty((0, 2)) if must_link is None else must_link, dtype=np.int64).reshape(-1, 2)
     cl = np.ascontiguousarray(np.empty((0, 2)) if cannot_link is None else cannot_link, dtype=np.int64).reshape(-1, 2)
     rule = CL_RULES[cl_rule]
+    opts = np.array([mtry, rule, PSEUDO.get(pseudo_mode, 0), CUTS[cuts], THRESHOLDS[threshold], leaf_size],
+                    dtype=np.int64)
     lo, hi = X.min(axis=0), X.max(axis=0)
     seeds = check_random_state(random_state).integers(0, 2**31 - 1, size=(n_trees, 3))
     counts = np.zeros((n, n), dtype=np.int32)
@@ -102,7 +140,7 @@ def forest_affinity(
     n_leaves = n_cons = n_kept = 0
     for t in range(n_trees):
         t0 = time.perf_counter()
-        Xs, ws, cls, local = K.draw_tree_sample(X, lo, hi, n if pseudo else 0, seeds[t, 0])
+        Xs, ws, cls, local = K.draw_tree_sample(X, lo, hi, 0 if pseudo_mode == "none" else n, seeds[t, 0])
         ml_t, _ = K.local_pairs(ml, local)
         cl_t, _ = K.local_pairs(cl, local)
         if n_filter > 0 and ml_t.shape[0] + cl_t.shape[0] > 1:
@@ -113,17 +151,24 @@ def forest_affinity(
             keep_ml = np.ones(ml_t.shape[0], dtype=np.bool_)
             keep_cl = np.ones(cl_t.shape[0], dtype=np.bool_)
         t1 = time.perf_counter()
-        feature, threshold, left, right, _ = K.grow_tree(
-            Xs, ws, cls, ml_t, cl_t, keep_ml, keep_cl, mtry, rule, seeds[t, 2]
-        )
-        t2 = time.perf_counter()
-        leaves = K.apply_tree(X, feature, threshold, left, right)
+        if general:
+            pf, pw, thr, left, right, _ = grow_tree_general(
+                Xs, ws, cls, ml_t, cl_t, keep_ml, keep_cl, opts, seeds[t, 2]
+            )
+            t2 = time.perf_counter()
+            leaves = apply_tree_general(X, pf, pw, thr, left, right)
+        else:
+            feature, thr, left, right, _ = K.grow_tree(
+                Xs, ws, cls, ml_t, cl_t, keep_ml, keep_cl, mtry, rule, seeds[t, 2]
+            )
+            t2 = time.perf_counter()
+            leaves = K.apply_tree(X, feature, thr, left, right)
         K.accumulate_same_leaf(leaves, counts)
         t3 = time.perf_counter()
         t_filter += t1 - t0
         t_grow += t2 - t1
         t_aff += t3 - t2
-        n_leaves += int(np.sum(feature < 0))
+        n_leaves += int(np.sum(left < 0))
         n_cons += ml_t.shape[0] + cl_t.shape[0]
         n_kept += int(keep_ml.sum() + keep_cl.sum())
     t0 = time.perf_counter()
@@ -145,3 +190,5 @@ def warmup() -> None:
     X = rng.random((12, 3))
     for rule in CL_RULES:
         forest_affinity(X, [[0, 1], [2, 3]], [[0, 5], [1, 7]], n_trees=2, n_filter=3, cl_rule=rule, random_state=0)
+    forest_affinity(X, [[0, 1]], [[0, 5]], n_trees=1, n_filter=0, pseudo="node", cuts="oblique", threshold="random",
+                    leaf_size=2, random_state=0)

@@ -25,6 +25,17 @@ from .._n_clusters import n_clusters_for_fit, n_clusters_of
 from ..base import RANDOM_STATE, FeatureEstimator
 
 SCALINGS = ("symmetric", "none")
+#: Kernel widths of the Gaussian k-NN graph (issue 34's ablation; the paper states none):
+#: ``mean_kth`` (ours: sigma = mean distance to the k-th neighbour), ``median`` (sigma = the median
+#: pairwise distance), ``local`` (Zelnik-Manor and Perona 2004: sigma_i = distance to the 7th
+#: neighbour, w_ij = exp(-d^2 / (sigma_i sigma_j))), ``fixed`` (w_ij = exp(-d^2), scikit-learn's
+#: SpectralClustering default gamma = 1).
+BANDWIDTHS = ("mean_kth", "median", "local", "fixed")
+#: Spectral embeddings: ``sym`` (Ng, Jordan, Weiss: D^-1/2 W D^-1/2, rows normalised), ``rw`` (Shi and
+#: Malik: W v = lambda D v), ``unnormalized`` (the k smallest eigenvectors of D - W); von Luxburg (2007).
+LAPLACIANS = ("sym", "rw", "unnormalized")
+#: Neighbour whose distance is sigma_i under ``bandwidth="local"`` (Zelnik-Manor and Perona's choice).
+LOCAL_SCALING_NEIGHBOUR = 7
 #: Below this many points the dense linear algebra and k-means run on one
 #: thread: at the paper's sizes (n <= 351) BLAS / OpenMP threads on a busy
 #: two-core machine cost seconds where one thread takes milliseconds
@@ -86,31 +97,51 @@ def knn_graph(A: np.ndarray, n_neighbors: int) -> np.ndarray:
     return np.where(knn_mask(A, n_neighbors), A, 0.0)
 
 
-def gaussian_knn_affinity(X: np.ndarray, n_neighbors: int = 10, sigma: float | None = None) -> np.ndarray:
+def gaussian_knn_affinity(X: np.ndarray, n_neighbors: int = 10, sigma: float | None = None,
+                          bandwidth: str = "mean_kth") -> np.ndarray:
     """Gaussian affinity on the symmetric k-NN graph.
 
     w_ij = exp(-||x_i - x_j||^2 / (2 sigma^2)) for k-NN pairs, 0 otherwise,
     with sigma the mean distance of a point to its k-th neighbour unless
-    given (our choice; the paper does not state its kernel width).
+    given (our choice; the paper does not state its kernel width).  The
+    other ``bandwidth`` rules of :data:`BANDWIDTHS` are for the ablation of
+    issue 34 (experiments/zhu2013/README.md); ``sigma`` overrides any rule
+    but ``local``.
     """
+    if bandwidth not in BANDWIDTHS:
+        raise unknown_name_error("bandwidth", bandwidth, BANDWIDTHS)
     D = cdist(X, X)
     n = X.shape[0]
     k = min(n_neighbors, n - 1)
-    if sigma is None:
-        kth = np.sort(D, axis=1)[:, k]  # column 0 is the point itself
-        sigma = float(np.mean(kth)) or 1.0
-    W = np.exp(-(D**2) / (2.0 * sigma**2))
+    if bandwidth == "local":
+        j = min(LOCAL_SCALING_NEIGHBOUR, n - 1)
+        local = np.sort(D, axis=1)[:, j]
+        local = np.where(local > 0, local, 1.0)
+        W = np.exp(-(D**2) / np.outer(local, local))
+    elif bandwidth == "fixed" and sigma is None:
+        W = np.exp(-(D**2))
+    else:
+        if sigma is None and bandwidth == "median":
+            sigma = float(np.median(D[np.triu_indices(n, 1)])) or 1.0
+        if sigma is None:
+            kth = np.sort(D, axis=1)[:, k]  # column 0 is the point itself
+            sigma = float(np.mean(kth)) or 1.0
+        W = np.exp(-(D**2) / (2.0 * sigma**2))
     W = np.where(knn_mask(-D, k), W, 0.0)
     np.fill_diagonal(W, 0.0)
     return W
 
 
-def njw_spectral(W: np.ndarray, n_clusters: int, n_init: int = 10, random_state=None) -> np.ndarray:
+def njw_spectral(W: np.ndarray, n_clusters: int, n_init: int = 10, random_state=None, laplacian: str = "sym") -> np.ndarray:
     """Ng-Jordan-Weiss spectral clustering of a symmetric non-negative affinity.
 
     L = D^{-1/2} W D^{-1/2}; the k leading eigenvectors, rows normalised to
     unit length, clustered by k-means (best of ``n_init``).  An isolated
     point (zero degree) gets degree 1 so that L stays finite.
+    ``laplacian="rw"`` (Shi and Malik: the k leading generalised
+    eigenvectors of W v = lambda D v) and ``"unnormalized"`` (the k smallest
+    eigenvectors of D - W), not row-normalised, are for the ablation of
+    issue 34 (:data:`LAPLACIANS`).
 
     Returns
     -------
@@ -124,15 +155,22 @@ def njw_spectral(W: np.ndarray, n_clusters: int, n_init: int = 10, random_state=
     k = check_positive_int(n_clusters, "n_clusters")
     if k > n:
         raise ValueError(f"n_clusters must be at most n_items={n}, got {k}")
+    if laplacian not in LAPLACIANS:
+        raise unknown_name_error("laplacian", laplacian, LAPLACIANS)
     W = 0.5 * (W + W.T)
     deg = W.sum(axis=1)
     deg = np.where(deg > 0, deg, 1.0)
-    s = 1.0 / np.sqrt(deg)
-    L = s[:, None] * W * s[None, :]
     with blas_threads(n):
-        _, vecs = eigh(L, subset_by_index=[n - k, n - 1])
-        norms = np.linalg.norm(vecs, axis=1, keepdims=True)
-        U = vecs / np.where(norms > 0, norms, 1.0)
+        if laplacian == "sym":
+            s = 1.0 / np.sqrt(deg)
+            L = s[:, None] * W * s[None, :]
+            _, vecs = eigh(L, subset_by_index=[n - k, n - 1])
+            norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+            U = vecs / np.where(norms > 0, norms, 1.0)
+        elif laplacian == "rw":
+            _, U = eigh(W, np.diag(deg), subset_by_index=[n - k, n - 1])
+        else:
+            _, U = eigh(np.diag(deg) - W, subset_by_index=[0, k - 1])
         km = KMeans(n_clusters=k, n_init=n_init, random_state=random_state).fit(U)
     return km.labels_.astype(np.int64)
 
@@ -196,32 +234,45 @@ class SpectralClustering(PairwiseEstimator):
     n_init : int
         k-means restarts on the spectral embedding.
     random_state : int or None
+    bandwidth : {"mean_kth", "median", "local", "fixed"}
+        Kernel width of the Gaussian graph (:data:`BANDWIDTHS`; default ours).
+    laplacian : {"sym", "rw", "unnormalized"}
+        Spectral embedding (:data:`LAPLACIANS`; default NJW's, the paper's [10]).
+
+    ``bandwidth`` and ``laplacian`` are for the ablation of issue 34
+    (experiments/zhu2013/README.md): the paper states neither.
 
     Attributes
     ----------
     labels_, timings_, status_
     """
 
-    _parameter_constraints = {**COMMON_CONSTRAINTS, "n_neighbors": [POSITIVE_INT]}
+    _parameter_constraints = {
+        **COMMON_CONSTRAINTS, "n_neighbors": [POSITIVE_INT], "bandwidth": [StrOptions(set(BANDWIDTHS))],
+        "laplacian": [StrOptions(set(LAPLACIANS))],
+    }
     reads = ("none",)  # ccexp.capabilities; unconstrained: the constraints are not read
     needs_features = True
 
-    def __init__(self, n_clusters=None, n_neighbors=10, scale="symmetric", n_init=10, random_state=None):
+    def __init__(self, n_clusters=None, n_neighbors=10, scale="symmetric", n_init=10, random_state=None,
+                 bandwidth="mean_kth", laplacian="sym"):
         self.n_clusters = n_clusters
         self.n_neighbors = n_neighbors
         self.scale = scale
         self.n_init = n_init
         self.random_state = random_state
+        self.bandwidth = bandwidth
+        self.laplacian = laplacian
 
     def _affinity(self, Xs, ml, cl):
         """The graph spectral clustering cuts; subclasses may add the constraints."""
-        return gaussian_knn_affinity(Xs, self.n_neighbors)
+        return gaussian_knn_affinity(Xs, self.n_neighbors, bandwidth=self.bandwidth)
 
     def _fit(self, X, ml, cl, k):
         t0 = time.perf_counter()
         W = self._affinity(prepare_features(X, self.scale), ml, cl)
         t1 = time.perf_counter()
-        self.labels_ = njw_spectral(W, k, self.n_init, self.random_state)
+        self.labels_ = njw_spectral(W, k, self.n_init, self.random_state, laplacian=self.laplacian)
         self.timings_ = {"affinity": t1 - t0, "spectral": time.perf_counter() - t1}
         self.status_ = "ok"
         return self
