@@ -65,6 +65,8 @@ STUDIES = {
             # second round: per-node pseudo points never make a node pure, so phi stops the growth
             "pseudo_node_leaf_5": ({"pseudo": "node", "leaf_size": 5}, "pseudo_node, stopped at phi = 5"),
             "pseudo_node_leaf_20": ({"pseudo": "node", "leaf_size": 20}, "pseudo_node, stopped at phi = 20"),
+            "pseudo_node_cl_split": ({"pseudo": "node", "cl_rule": "split"},
+                                     "pseudo_node with Algorithm 1's cannot-link rule as written (COP-RF only)"),
         },
     },
     "spectral": {
