@@ -83,15 +83,18 @@ def lead(areas: dict, ds: str, a: str, b: str, factor: float = 1.0) -> tuple[flo
 
 
 def wins(areas: dict, ds: str, a: str, b: str, factor: float = 1.0) -> bool:
+    """True iff ``a``'s area on ``ds`` exceeds ``factor`` x ``b``'s by strictly more than 2 SE of the difference."""
     d, margin = lead(areas, ds, a, b, factor)
     return bool(np.isfinite(d) and d > margin)
 
 
 def datasets_of(areas: dict) -> list[str]:
+    """The datasets ``areas`` covers (the ``average`` entries left out), sorted."""
     return sorted({ds for ds, _ in areas if ds != "average"})
 
 
 def best_average(areas: dict) -> tuple[float, str] | None:
+    """Tables II-III, "the best average": COP-RF's average beats the best other method's beyond 2 SE (None: not all six run)."""
     algs = [a for ds, a in areas if ds == "average"]
     if set(algs) != set(DISPLAY):  # "best" needs every method of the table (a variant may run fewer)
         return None
@@ -104,6 +107,7 @@ def best_average(areas: dict) -> tuple[float, str] | None:
 
 
 def increase(areas: dict, versus: str, pct: float) -> tuple[float, str] | None:
+    """Section IV, ">P% against X": COP-RF's average exceeds (1 + P/100) x X's beyond 2 SE of that difference."""
     c, v = _get(areas, "average", "cop_rf")[0], _get(areas, "average", versus)[0]
     if not (np.isfinite(c) and np.isfinite(v)) or v == 0:
         return None
@@ -125,14 +129,17 @@ def _majority(areas: dict, a: str, rivals, reverse: bool = False) -> tuple[float
 
 
 def best_on_most(areas: dict, experiment: str):
+    """Section IV, "on most datasets": COP-RF beats every compared method (:data:`BEST_ON_MOST_VERSUS`) on > half."""
     return _majority(areas, "cop_rf", BEST_ON_MOST_VERSUS[experiment])
 
 
 def e2cp_generally_better(areas: dict):
+    """Section IV-A: E2CP beats SPClust, COP-Kmeans and SL on more than half of the datasets run."""
     return _majority(areas, "e2cp", E2CP_BASELINES)
 
 
 def forest_better_than_e2cp(areas: dict):
+    """Section IV-A: Forest+E2CP's average beats E2CP's beyond 2 SE (None with fewer than two datasets)."""
     if len(datasets_of(areas)) < 2 or not np.isfinite(_get(areas, "average", "forest_e2cp")[0]):
         return None
     d, margin = lead(areas, "average", "forest_e2cp", "e2cp")
@@ -141,6 +148,7 @@ def forest_better_than_e2cp(areas: dict):
 
 
 def forest_poorer_than_coprf(areas: dict):
+    """Section IV-A: COP-RF beats Forest+E2CP on more than half of the datasets run."""
     return _majority(areas, "forest_e2cp", ("cop_rf",), reverse=True)
 
 
