@@ -43,7 +43,9 @@ from threadpoolctl import threadpool_limits
 
 from ccexp.metrics import adjusted_rand
 from ccexp.registry import ALGORITHMS
-from ccexp.report.zhu2013 import ari_curves, area_table, area_sems, counted_records
+from ccexp.report.reference import load_reference
+from ccexp.report.tolerance import judge
+from ccexp.report.zhu2013 import PAPER, ari_curves, area_table, area_sems, counted_records
 from ccexp.runner.config import experiment_cases
 from ccexp.runner.execute import build_problem
 
@@ -171,6 +173,20 @@ def run(args) -> None:
     print(f"{n_new} new fits in {args.out}")
 
 
+#: How :func:`summary` marks a cell the project's rule would accept against the paper's number.
+MARKS = {"reproduced": " ✓", "within tolerance": " ✓", "indistinguishable": " ≈"}
+
+
+def status(experiment: str, algorithm: str, dataset: str, area: float, se: float, n: int) -> str:
+    """The status the reproduction rule gives ``area`` (± ``se`` over ``n`` trials) against the paper's row."""
+    ref = load_reference(PAPER, experiment)
+    row = ref[(ref.quantity == "area_under_ari") & (ref.algorithm == algorithm) & (ref.dataset == dataset)]
+    if not len(row):
+        return ""
+    r = row.iloc[0]
+    return judge(r.kind, r.value, area, decimals=r.decimals, sem=se, cap=r.cap, n=n, paper_n=r.paper_n)[1]
+
+
 def summary(path: Path) -> str:
     """Area under the mean ARI curve (± SE) per experiment, algorithm, dataset and variant, as markdown."""
     rec = pd.read_csv(path).rename(columns={"n_constraints": "oracle.n_constraints"})
@@ -188,11 +204,14 @@ def summary(path: Path) -> str:
                 if ds == "average":
                     continue
                 se = sems.get((ds, alg), (np.nan,))[0]
-                row[ds] = f"{table.loc[ds, alg]:.2f} ± {se:.2f} ({trials.get(ds, 0)})"
+                n = int(trials.get(ds, 0))
+                mark = MARKS.get(status(exp, alg, ds, float(table.loc[ds, alg]), se, n), "") if n >= 2 else ""
+                row[ds] = f"{table.loc[ds, alg]:.2f} ± {se:.2f} ({n}){mark}"
                 if study == "cop_kmeans":
                     row[ds] += f", {int((gv[gv.dataset == ds].status == 'infeasible').sum())} failed"
             rows.append(row)
-        out.append(f"**{exp}, {alg}, {scale}** (area under the mean ARI curve ± SE (trials)):\n")
+        out.append(f"**{exp}, {alg}, {scale}** (area under the mean ARI curve ± SE (trials); ✓ reproduced or "
+                   "within tolerance of the paper's number under the project's rule, ≈ indistinguishable):\n")
         out.append(pd.DataFrame(rows).to_markdown(index=False))
         out.append("")
     return "\n".join(out)
