@@ -171,7 +171,7 @@ def test_algorithm_param_with_several_algorithms_is_refused_or_names_one():
 def test_unknown_algorithm_key_is_refused():
     msg = _refusal("experiment=exp1_triplets", "experiment.algorithms=[ls_eq]", "+algorithm.no_such_param=3")
     assert "unknown parameter 'no_such_param' of algorithm 'ls_eq'" in msg
-    assert "max_passes, tie_break" in msg
+    assert "item_order, max_passes, redundant_order, tie_break" in msg
     msg = _refusal("experiment=exp1_triplets", "+experiment.algorithm_params.ls_eq.no_such_param=3")
     assert "'no_such_param'" in msg
 

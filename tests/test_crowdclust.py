@@ -75,13 +75,85 @@ def _clean_pair_triplets(y):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_recovers_three_clusters_from_clean_labels(seed):
+@pytest.mark.parametrize("inference", ["vb", "map"])
+def test_recovers_three_clusters_from_clean_labels(seed, inference):
     y = np.random.default_rng(seed).permutation(np.repeat([0, 1, 2], 10))
     T = _clean_pair_triplets(y)
-    est = CrowdClustDPMM(random_state=seed).fit(T, n_items=30)
+    est = CrowdClustDPMM(inference=inference, random_state=seed).fit(T, n_items=30)
     assert ccexp.score(est.labels_, y)["ari"] == pytest.approx(1.0)
     assert est.n_iter_ <= 20
-    assert np.all(np.diff(est.objective_history_) <= 0)
+    h = est.objective_history_
+    # MAP: the negative log posterior never increases; VB: the evidence bound never decreases
+    assert np.all(np.diff(h) <= 0) if inference == "map" else np.all(np.diff(h) >= -1e-9 * np.abs(h[1:]))
+
+
+# ---------------------------------------------------------------- variational Bayes (Gomes et al. 2011)
+def _random_posterior(rng, n=5, D=3):
+    from ccexp.algorithms.triplets import _crowdclust_vb as V
+
+    idx = V.widx(D)
+    Q = D * (D + 1) // 2
+    mu = rng.standard_normal((n, D))
+    A = rng.standard_normal((n, D, D))
+    S = 0.1 * np.einsum("nab,ncb->nac", A, A) + 0.01 * np.eye(D)
+    M = S + np.einsum("na,nb->nab", mu, mu)
+    mu_w = rng.standard_normal(Q)
+    B = rng.standard_normal((Q, Q))
+    S_w = 0.05 * B @ B.T + 0.01 * np.eye(Q)
+    return V, idx, mu, S, M, mu_w, S_w
+
+
+def test_second_moments_against_monte_carlo():
+    # E[W M W], E[phi], E[phi phi^T] and E[s^2] (the quantities every VB update is built from) against
+    # sampling from the factorised posterior
+    rng = np.random.default_rng(0)
+    V, idx, mu, S, M, mu_w, S_w = _random_posterior(rng)
+    D, Q = mu.shape[1], len(mu_w)
+    mu_t, s_t = 0.4, 0.09
+    T = np.stack([V.ewmw(M[k], mu_w, S_w, idx) for k in range(len(mu))])
+    ephi, epp = np.empty(Q), np.empty((Q, Q))
+    V._phi_moments(mu[0], mu[1], M[0], M[1], idx, ephi, epp)
+    draws = 400_000
+    w = rng.multivariate_normal(mu_w, S_w, size=draws)
+    Wd = w[:, idx]  # (draws, D, D)
+    x0 = rng.multivariate_normal(mu[0], S[0], size=draws)
+    x1 = rng.multivariate_normal(mu[1], S[1], size=draws)
+    tau = rng.normal(mu_t, np.sqrt(s_t), size=draws)
+    xx = np.einsum("na,nb->nab", x1, x1)
+    mc_ewmw = np.einsum("nab,nbc,ncd->ad", Wd, xx, Wd) / draws
+    np.testing.assert_allclose(T[1], mc_ewmw, atol=0.05 * np.abs(T[1]).max())
+    phi = np.stack([x0[:, a] * x1[:, b] + (x0[:, b] * x1[:, a] if a != b else 0.0)
+                    for a in range(D) for b in range(a, D)], axis=1)
+    np.testing.assert_allclose(ephi, phi.mean(0), atol=0.03)
+    np.testing.assert_allclose(epp, phi.T @ phi / draws, atol=0.05 * np.abs(epp).max())
+    s = np.einsum("na,nab,nb->n", x0, Wd, x1) + tau
+    assert V.expected_s2(0, 1, mu, M, T, mu_w, np.array([mu_t, s_t]), idx) == pytest.approx(np.mean(s**2), rel=0.03)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("noise", [0.0, 0.2])
+def test_vb_evidence_bound_never_decreases(seed, noise):
+    from ccexp.algorithms.triplets.crowdclust import crowdclust_vb_embedding
+
+    ds = ccexp.load_dataset("synthetic_labels", n=40, k=3, random_state=seed)
+    prob = ccexp.make_problem("triplets", ds, fraction=0.1, noise=noise, random_state=seed)
+    pi, pj, n1, n0 = triplet_pair_labels(prob.triplets, 40)
+    _, info = crowdclust_vb_embedding(pi, pj, n1, n0, 40, max_iter=25, tol=0.0, random_state=seed)
+    h = info["history"]
+    assert len(h) == 25 and np.all(np.diff(h) >= -1e-9 * np.abs(h[1:])), np.diff(h).min()
+
+
+def test_vb_options_and_validation():
+    y = np.repeat([0, 1, 2], 8)
+    T = _clean_pair_triplets(y)
+    est = CrowdClustDPMM(item_prior="mixture", max_iter=4, random_state=0).fit(T, n_items=24)
+    assert est.embedding_.shape == (24, 4) and est.n_iter_ == 4
+    with pytest.raises(ValueError, match="inference"):
+        CrowdClustDPMM(inference="ep").fit(T, n_items=24)
+    with pytest.raises(ValueError, match="item_prior"):
+        CrowdClustDPMM(inference="map", item_prior="mixture").fit(T, n_items=24)
+    with pytest.raises(ValueError, match="dp"):
+        CrowdClustDPMM(dp="mbvdp").fit(T, n_items=24)
 
 
 def test_registered_estimator_is_reproducible():

@@ -78,16 +78,20 @@ def test_report_folder_and_files(report):
 
 def test_win_counts_by_hand(report):
     wins = pd.read_csv(report / "tables" / "win_counts.csv").set_index("versus")
-    # vs Ls-EQ-VC: a=1 wins on all 12 instances but the failed one (11 of 11 paired);
-    # a=0.01: trial 1 ties within 1e-12 and trial 2 wins, per (k, b): 2 * 4 = 8.
-    assert wins.loc["ls_eq_vc", ["wins", "paired"]].tolist() == [19, 23]
-    assert wins.loc["ls_eq_vc", "percent"] == pytest.approx(100 * 19 / 23)
-    assert wins.loc["ls_eq_vc", "paper_wins"] == 871
-    # vs t-STE: a=1 ties (12); a=0.01, b=0 only trial 2 (tie at 0.7) per k (2); b=0.2 all (6).
-    assert wins.loc["tste_dpmm", ["wins", "paired"]].tolist() == [20, 24]
-    assert wins.loc["tste_dpmm", "paper_wins"] == 751
+    # Test cases as the paper counts them: the 3 trials of a=1, b=0 share one case per k (weight 1/3 each).
+    # vs Ls-EQ-VC, "outperforms" (a tie is no win): a=1 wins everywhere it is paired (k=4, b=0 lost trial 0:
+    # 2/3 of a case; k=8, b=0: 1; b=0.2: 6), 7 2/3; a=0.01 per (k, b): trial 0 loses, trial 1 ties (no win),
+    # trial 2 wins: 4. Wins 11 2/3 of 19 2/3 paired.
+    assert wins.loc["ls_eq_vc", ["wins", "paired"]].tolist() == pytest.approx([11 + 2 / 3, 19 + 2 / 3])
+    assert wins.loc["ls_eq_vc", "percent"] == pytest.approx(100 * 35 / 59)
+    assert wins.loc["ls_eq_vc", "rule"] == "strict" and wins.loc["ls_eq_vc", "paper_wins"] == 871
+    assert wins.loc["ls_eq_vc", ["strict_wins", "ties", "losses"]].tolist() == [15, 4, 4]  # unweighted instances
+    # vs t-STE, "at least as well" (ties count): a=1 ties, 8 cases; a=0.01, b=0 only trial 2 (tie at 0.7) per
+    # k (2); b=0.2 all (6): 16 of 20.
+    assert wins.loc["tste_dpmm", ["wins", "paired"]].tolist() == pytest.approx([16, 20])
+    assert wins.loc["tste_dpmm", "rule"] == "at_least" and wins.loc["tste_dpmm", "paper_wins"] == 751
     # vs the unknown algorithm: only at a=1.
-    assert wins.loc["brand_new", ["wins", "paired"]].tolist() == [12, 24]
+    assert wins.loc["brand_new", ["wins", "paired"]].tolist() == pytest.approx([8, 20])
     assert math.isnan(wins.loc["brand_new", "paper_wins"])
 
 
@@ -132,14 +136,15 @@ def test_comparison_verdicts(report):
     assert r["status"] == "indistinguishable" and r["tolerance"] == pytest.approx(0.3)
     assert row("n_clusters_mean", algorithm="ls_ad_vc", k=2, a=1.0, b=0.0)["verdict"] == NOT_RUN
     assert row("n_clusters_mean", algorithm="crowdclust_dpmm", k=4, a=1.0, b=0.0)["verdict"] == NOT_RUN
-    # Win counts as percentages: t-STE 20/24 = 83.3% vs 751/924 = 81.3%.
+    # Win counts as percentages of test cases: t-STE 16/20 = 80% vs 751/924 = 81.3%: within.
     r = row("win_count (%)", versus="tste_dpmm")
-    assert r["ours"] == pytest.approx(100 * 20 / 24) and r["verdict"] == WITHIN
-    # 19/23 = 82.6% vs 871/924 = 94.3%: 2 binomial SE over 23 instances = 15.8 points, so within; a sign test
-    # of the 23 pairs goes with it in the note
+    assert r["ours"] == pytest.approx(80.0) and r["verdict"] == WITHIN
+    # 11 2/3 of 19 2/3 = 59.3% vs 871/924 = 94.3%: 35 points, more than 2 binomial SE over 19 2/3 cases (22.2
+    # points): outside; a sign test of the 23 pairs goes with it in the note
     r = row("win_count (%)", versus="ls_eq_vc")
-    assert r["verdict"] == WITHIN and r["ours_sem"] == pytest.approx(100 * math.sqrt(19 / 23 * 4 / 23 / 23))
-    assert "sign test" in r["note"] and r["n_trials"] == 23
+    p, n = 35 / 59, 19 + 2 / 3
+    assert r["verdict"] == OUTSIDE and r["ours_sem"] == pytest.approx(100 * math.sqrt(p * (1 - p) / n))
+    assert "sign test" in r["note"] and "a tie is no win" in r["note"] and r["n_trials"] == int(n)  # recorded whole
     assert row("win_count (%)", versus="crowdclust_dpmm")["verdict"] == NOT_RUN
     # Claims: exact k at a=1 holds; the CrowdClust claim cannot be checked. At a=0.01, b=0
     # t-STE's 0.7 is ahead of Ls-EQ-VC's 0.65 (SE 0) and of Ls-AD-VC's 0.617, but Ls-AD-VC's

@@ -206,12 +206,12 @@ def test_page_lists_every_reference_row_with_status_and_links(tmp_path):
 def test_check_fails_both_ways(tmp_path):
     ref = load_reference("ukkonen2017", EXP)
     gated = ref[ref["ci"] == "yes"]
-    assert len(gated) == 6  # Food's unique and full-file rows
+    assert len(gated) == 4  # Food's triplets, density, clusters and singletons
     first = gated["ref_id"].iloc[0]
     good = tmp_path / "good"
     _fake_report(good, EXP, "ci")
     result = check(good, [EXP])
-    assert result.ok and result.decided == 6 and result.counts[REPRODUCED] == 6
+    assert result.ok and result.decided == 4 and result.counts[REPRODUCED] == 4
     # a passing row that breaks fails
     _fake_report(tmp_path / "bad", EXP, "ci", shift={first: 10.0})
     bad = check(tmp_path / "bad", [EXP])
@@ -261,7 +261,7 @@ def test_cli_check_exit_codes(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr("ccexp.report.__main__.make_report", lambda name, **kw: tmp_path)
     assert report_main([EXP, "--results", str(good), "--check"]) == 0
     out = capsys.readouterr().out
-    assert "6 ci-gated reference rows: 6 reproduced, 0 within tolerance, 0 indistinguishable, 0 differs, 0 not run" in out
+    assert "4 ci-gated reference rows: 4 reproduced, 0 within tolerance, 0 indistinguishable, 0 differs, 0 not run" in out
     assert "check: ok" in out
     assert report_main([EXP, "--results", str(bad), "--check"]) == 1
     err = capsys.readouterr().err

@@ -23,11 +23,20 @@ from ccexp.runner.sweep import run_sweep
 from _sweeps import DATASET, ORACLE, SMALL
 
 
-def test_paper_grid_has_the_papers_924_cases_per_algorithm():
+def test_paper_grid_runs_ten_trials_everywhere_and_counts_the_papers_924_cases():
+    """Issue 28: a = 1, b = 0 runs 10 trials too (960 runs per algorithm); counted as the paper counts its test
+    cases (Section V-A: one at a = 1, b = 0, where its generator is deterministic), they are 924."""
+    from ccexp.report._ukkonen2017_cells import paper_case_weights
+
     experiment, cases = experiment_cases("exp1_triplets", "paper")
     per_alg = pd.Series([c.algorithm for c in cases]).value_counts()
-    assert set(per_alg) == {924}
+    assert set(per_alg) == {960}
     assert set(per_alg.index) == set(experiment["algorithms"])
+    one = [c for c in cases if c.algorithm == "ls_ad_vc"]
+    inst = pd.DataFrame([{"instance_id": c.instance.instance_id, "trial": c.instance.trial, **c.instance.setting}
+                         for c in one])
+    assert inst.groupby(["dataset.k", "oracle.fraction", "oracle.noise"]).size().eq(10).all()
+    assert paper_case_weights(inst).sum() == pytest.approx(924)
 
 
 def test_single_trial_settings_and_counts():

@@ -53,7 +53,9 @@ def test_a_child_run_logs_its_own_parameters_with_their_types(tmp_path):
         algo_params = {k: v for k, v in params.items() if k.startswith("algorithm.")}
         assert "nan" not in params.values(), params
         if alg == "ls_ad_vc":
-            assert algo_params == {"algorithm.tie_break": "first", "algorithm.max_passes": "1000"}
+            assert algo_params == {"algorithm.tie_break": "first", "algorithm.max_passes": "1000",
+                                   "algorithm.vc_order": "pairs", "algorithm.redundant_order": "input",
+                                   "algorithm.item_order": "index"}
         else:
             assert algo_params == {"algorithm.solver": "pivot_ls", "algorithm.n_pivots": "10"}
         assert params["dataset.k"] == "2" and params["oracle.noise"] in ("0.0", "0.2")

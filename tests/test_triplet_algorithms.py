@@ -123,6 +123,52 @@ def test_vertex_cover_is_a_cover_without_redundant_vertices(nT):
         assert any(not covered[j] for j in nbrs[i])
 
 
+@settings(max_examples=60, deadline=None)
+@given(triplet_sets, st.sampled_from(["pairs", "triplets", "random_pairs", "random_triplets"]),
+       st.sampled_from(["input", "reverse", "random"]), st.integers(0, 2**32 - 1))
+def test_every_cover_order_is_a_cover_without_redundant_vertices(nT, vc_order, redundant_order, seed):
+    # the edge order of Approx-VC and the order of the redundancy removal are the paper's to leave open
+    # (Section IV-B); whichever is taken, the result is a vertex cover (Lemma 1 holds on what is left)
+    # with no redundant vertex
+    n, T = nT
+    T = np.asarray(T, dtype=np.int64)
+    edges = ref_constraint_graph(T.tolist())
+    covered, info = triplet_vertex_cover(T, n, vc_order=vc_order, redundant_order=redundant_order, random_state=seed)
+    assert all(covered[i] or covered[j] for i, j in edges)
+    assert not ref_constraint_graph(T[~covered].tolist())
+    nbrs = {i: set() for i in range(len(T))}
+    for i, j in edges:
+        nbrs[i].add(j)
+        nbrs[j].add(i)
+    for i in np.flatnonzero(covered):
+        assert any(not covered[j] for j in nbrs[i])
+    _, plain = triplet_vertex_cover(T, n, remove_redundant=False, vc_order=vc_order, random_state=seed)
+    assert plain["n_redundant"] == 0 and plain["n_matched"] % 2 == 0  # a matching covers vertices in pairs
+
+
+def test_cover_orders_by_hand():
+    # A path of conflicts: (0,1,2) - (0,2,3) on {0,2}, (0,2,3) - (2,3,4) on {2,3}; the ends agree.
+    # Pair order: pair {0,2} matches its together-list's (0,2,3) with its apart-list's (0,1,2); pair {2,3}
+    # finds (0,2,3) covered. Triplet order: (0,1,2) is matched to its first uncovered neighbour, (0,2,3).
+    T = np.array([[0, 1, 2], [0, 2, 3], [2, 3, 4]])
+    for vc_order in ("pairs", "triplets"):
+        covered, _ = triplet_vertex_cover(T, 5, remove_redundant=False, vc_order=vc_order)
+        assert covered.tolist() == [True, True, False]
+    # then (0,1,2)'s only neighbour is covered: redundant, un-covered (in either order: (0,2,3) keeps the
+    # uncovered (2,3,4) as a neighbour)
+    for order in ("input", "reverse"):
+        covered, info = triplet_vertex_cover(T, 5, redundant_order=order)
+        assert covered.tolist() == [False, True, False] and info["n_redundant"] == 1
+    # An isolated conflicting pair: both covered, both redundant; the first visited is un-covered.
+    P = np.array([[0, 1, 2], [0, 2, 1]])
+    assert triplet_vertex_cover(P, 3, redundant_order="input")[0].tolist() == [False, True]
+    assert triplet_vertex_cover(P, 3, redundant_order="reverse")[0].tolist() == [True, False]
+    with pytest.raises(ValueError, match="vc_order"):
+        triplet_vertex_cover(T, 5, vc_order="edges")
+    with pytest.raises(ValueError, match="redundant_order"):
+        triplet_vertex_cover(T, 5, redundant_order="sorted")
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(3, 6).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.permutations(range(n)).map(lambda p: p[:3]), min_size=1, max_size=12))))
 def test_approx_vc_is_within_twice_the_minimum_cover(nT):
@@ -169,7 +215,53 @@ def _is_local_optimum(labels, T):
     return True
 
 
-@pytest.mark.parametrize("tie_break", ["stay", "first"])
+def ref_pass(T, labels, mode, draws):
+    """One pass of line 8 (Algorithm 2) in plain Python: every id 0 .. k_new scored by s(f, T) (tie modes
+    "first", "last", "random"; ``labels`` contiguous from 0)."""
+    labels = list(labels)
+    k_new = max(labels) + 1
+    for u in range(len(labels)):
+        costs = {}
+        for c in range(k_new + 1):
+            trial = labels.copy()
+            trial[u] = c
+            costs[c] = ref_objective(trial, T)
+        best = min(costs.values())
+        ties = [c for c in range(k_new + 1) if costs[c] == best]
+        if mode == "first":
+            target = ties[0]
+        elif mode == "last":
+            target = ties[-1]
+        else:  # random: stay when the own cluster is a minimiser
+            target = labels[u] if labels[u] in ties else ties[min(int(draws[u] * len(ties)), len(ties) - 1)]
+        labels[u] = target
+        if target == k_new:
+            k_new += 1
+    return labels
+
+
+@settings(max_examples=80, deadline=None)
+@given(triplet_sets, st.sampled_from(["first", "last", "random"]), st.integers(0, 2**32 - 1))
+def test_one_pass_is_line_8_with_each_tie_break(nT, mode, seed):
+    from ccexp.algorithms.triplets import _kernels as K
+    from ccexp.algorithms.triplets.local_search import TIE_BREAKS
+
+    n, T = nT
+    T = np.asarray(T, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, 3, n).astype(np.int64)
+    labels = np.unique(labels, return_inverse=True)[1].astype(np.int64)  # contiguous from 0
+    draws = rng.random(n)
+    expected = ref_pass(T.tolist(), labels.tolist(), mode, draws)
+    indptr, tri, slot = K.item_incidence(T, n)
+    gain = np.zeros(2 * n + 1, dtype=np.int64)
+    got = labels.copy()
+    K.local_search_pass(T, indptr, tri, slot, got, int(labels.max()) + 1, gain, np.empty(3 * len(T) + 1, dtype=np.int64),
+                        TIE_BREAKS[mode], draws)
+    assert got.tolist() == expected
+
+
+@pytest.mark.parametrize("tie_break", ["stay", "first", "random"])
 @pytest.mark.parametrize("seed", range(12))
 def test_brute_force_small_instances(seed, tie_break):
     rng = np.random.default_rng(seed)
@@ -178,10 +270,10 @@ def test_brute_force_small_instances(seed, tie_break):
     costs = [ref_objective(p, T.tolist()) for p in all_partitions(n)]
     optimum = min(costs)
     for cls in LS_CLASSES:
-        est = cls(tie_break=tie_break).fit(T, n_items=n)
+        est = cls(tie_break=tie_break, random_state=seed).fit(T, n_items=n)
         assert est.objective_ == ref_objective(est.labels_, T.tolist())
         assert est.objective_ >= optimum  # nothing beats the brute-force optimum
-        used = consistent_triplets(T, n) if est.vertex_cover else T
+        used = consistent_triplets(T, n) if est.vertex_cover else T  # default cover orders: deterministic
         assert _is_local_optimum(est.labels_, used.tolist()), cls.__name__
     approx = TripletApprox(random_state=seed).fit(T, n_items=n)
     assert approx.objective_ >= optimum
@@ -206,6 +298,23 @@ def test_labels_are_contiguous_and_fit_problem_matches_fit():
         np.testing.assert_array_equal(a.labels_, b.labels_)
         assert sorted(set(a.labels_.tolist())) == list(range(a.labels_.max() + 1))
         assert clone(a).get_params() == a.get_params()
+
+
+def test_random_item_order_is_the_algorithm_on_permuted_items():
+    # item_order="random" relabels the items by a permutation drawn from random_state: the same as running the
+    # default on the permuted triplets and mapping the labels back
+    ds = ccexp.load_dataset("synthetic_labels", n=40, k=4, random_state=3)
+    T = ccexp.make_problem("triplets", ds, fraction=0.2, noise=0.2, random_state=4).triplets
+    est = LsADVC(item_order="random", random_state=7).fit(T, n_items=40)
+    from ccexp._validation import check_random_state
+
+    seed = check_random_state(7).integers(2**63, size=3)[2]
+    perm = check_random_state(seed).permutation(40)
+    plain = LsADVC().fit(perm[T], n_items=40).labels_[perm]
+    assert ccexp.score(est.labels_, plain)["ari"] == 1.0
+    assert est.objective_ == LsADVC().fit(perm[T], n_items=40).objective_
+    with pytest.raises(ValueError, match="item_order"):
+        LsADVC(item_order="sorted").fit(T, n_items=40)
 
 
 def test_recovers_truth_under_item_permutation():

@@ -27,6 +27,7 @@ KERNELS = (
     "pair_keys",
     "group_by_key",
     "approx_vertex_cover",
+    "approx_vertex_cover_by_triplet",
     "remove_redundant",
 )
 
@@ -60,18 +61,20 @@ def _random_triplets(rng, n, m):
 
 
 def test_local_search_and_cover_in_bounds(bounds_checked):
-    # small random instances, both tie-breaks, from one cluster and from singletons;
+    # small random instances, every tie-break, from one cluster and from singletons, every cover order;
     # the checked run must give what the unchecked kernels give
     rng = np.random.default_rng(3)
     for n, m in ((3, 1), (5, 12), (8, 60), (12, 200)):
         T = _random_triplets(rng, n, m)
-        for tie in ("first", "stay"):
+        for tie in ("first", "stay", "last", "random"):
             for start in (np.zeros(n, dtype=np.int64), np.arange(n, dtype=np.int64)):
-                labels, n_passes, _ = LS.triplet_local_search(T, n, start, max_passes=50, tie_break=tie)
+                labels, n_passes, _ = LS.triplet_local_search(T, n, start, max_passes=50, tie_break=tie, random_state=1)
                 assert bounds_checked["triplet_cost"](T, labels) >= 0
                 assert labels.min() == 0 and labels.max() < n
-        covered, info = triplet_vertex_cover(T, n)
-        assert covered.shape == (m,) and info["n_matched"] >= int(covered.sum())
+        for vc_order in ("pairs", "triplets", "random_pairs", "random_triplets"):
+            for red in ("input", "reverse", "random"):
+                covered, info = triplet_vertex_cover(T, n, vc_order=vc_order, redundant_order=red, random_state=2)
+                assert covered.shape == (m,) and info["n_matched"] >= int(covered.sum())
 
 
 def test_checked_equals_unchecked(monkeypatch, checked):
@@ -109,10 +112,10 @@ def test_touched_needs_the_item_degree_not_2n_plus_1(checked):
     assert indptr[1] - indptr[0] == m  # item 0 is in every triplet
     gain = np.zeros(2 * n + 1, dtype=np.int64)
     with pytest.raises(IndexError):
-        checked["local_search_pass"](T, indptr, tri, slot, labels.copy(), 2, gain, np.empty(2 * n + 1, dtype=np.int64), False)
+        checked["local_search_pass"](T, indptr, tri, slot, labels.copy(), 2, gain, np.empty(2 * n + 1, dtype=np.int64), K.TIE_STAY, np.zeros(1))
     gain[:] = 0
     lab = labels.copy()
-    moved, k_new = checked["local_search_pass"](T, indptr, tri, slot, lab, 2, gain, np.empty(3 * m + 1, dtype=np.int64), False)
+    moved, k_new = checked["local_search_pass"](T, indptr, tri, slot, lab, 2, gain, np.empty(3 * m + 1, dtype=np.int64), K.TIE_STAY, np.zeros(1))
     assert not gain.any()  # the kernel leaves its score buffer clean
     # item 0 satisfies all (0, 1, 3) in cluster 0 and no (1, 2, 0) there: it stays
     assert lab[0] == 0 and moved >= 0 and k_new >= 2

@@ -141,3 +141,66 @@ def test_agrees_with_cblearn_when_installed():
     g = np.empty_like(X)
     assert K.tste_cost_grad_pairs(X, T, 3.0, False, g) == pytest.approx(loss, rel=1e-9)
     np.testing.assert_allclose(g.ravel(), grad, atol=1e-9)
+
+
+def _code_step(X, T, alpha):
+    """The step tste-theano computes (its tste_grad_python, re-derived here in numpy), one anchor per row."""
+    D2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    Kt = (1 + D2 / alpha) ** (-(alpha + 1) / 2)
+    G = np.zeros_like(X)
+    const = (alpha + 1) / alpha
+    for a, b, c in T:
+        P = Kt[a, b] / (Kt[a, b] + Kt[a, c])
+        ab = (1 - P) * Kt[a, b] * (X[a] - X[b])
+        ac = (1 - P) * Kt[a, c] * (X[a] - X[c])
+        G[a] += const * (ab - ac)
+        G[b] -= const * ab
+        G[c] += const * ac
+    return G
+
+
+@pytest.mark.parametrize("alpha", [1.0, 3.0])
+def test_tste_theano_step_is_the_codes(alpha):
+    X, T = _random_case(4, n=8, d=4, m=30)
+    g_code, g_grad = np.empty_like(X), np.empty_like(X)
+    c1 = K.tste_cost_grad_pairs(X, T, alpha, False, g_code, (alpha + 1) / 2)
+    c2 = K.tste_cost_grad_pairs(X, T, alpha, False, g_grad)
+    assert c1 == c2  # same cost, another step
+    np.testing.assert_allclose(g_code, _code_step(X, T, alpha), atol=1e-12)
+    if alpha == 1.0:  # the code's 2-D default: its step is the gradient
+        np.testing.assert_allclose(g_code, g_grad, atol=1e-12)
+    else:
+        assert not np.allclose(g_code, g_grad)
+
+
+def test_gradient_descent_of_the_authors_code():
+    rng = np.random.default_rng(0)
+    y = np.repeat(np.arange(3), 10)
+    from ccexp.oracles.triplets import generate_triplets
+    T, _ = generate_triplets(y, 0.2, 0.0, random_state=1)
+    for step in ("gradient", "tste_theano"):
+        X, info = tste_embedding(T, 30, 4, None, True, 300, random_state=rng, optimizer="gd", options={"step": step})
+        assert info["n_iter"] <= 300 and np.isfinite(X).all()
+        g = np.empty_like(X)
+        start = 1e-4 * np.random.default_rng(5).standard_normal((30, 4))
+        # the best X it returns costs less than its start (the cost is the same kernel's)
+        assert info["cost"] < K.tste_cost_grad_pairs(start, T, 3.0, True, g)
+        assert info["cost"] == pytest.approx(K.tste_cost_grad_pairs(X, T, 3.0, True, g))
+    with pytest.raises(ValueError, match="step"):
+        tste_embedding(T, 30, 4, None, True, 10, optimizer="lbfgs", options={"step": "tste_theano"})
+    with pytest.raises(ValueError, match="optimizer"):
+        tste_embedding(T, 30, 4, None, True, 10, optimizer="adam")
+
+
+def test_l2_penalty_enters_cost_and_gradient():
+    X, T = _random_case(7, n=6, d=2, m=15)
+    lam = 0.3
+    plain, _ = tste_embedding(T, 6, 2, None, False, 1, init=X, options={"lam": 0.0})
+    pen, info = tste_embedding(T, 6, 2, None, False, 1, init=X, options={"lam": lam})
+    assert not np.allclose(plain, pen)
+    # at the start point the penalised cost is the kernel's plus lam ||X||^2 (one L-BFGS-B step from X)
+    g = np.empty_like(X)
+    base = K.tste_cost_grad_pairs(pen, T, 1.0, False, g)
+    assert info["cost"] == pytest.approx(base + lam * np.sum(pen * pen))
+    with pytest.raises(ValueError, match="lam"):
+        tste_embedding(T, 6, 2, None, False, 1, options={"lam": -1.0})

@@ -228,7 +228,7 @@ def test_index_error_names_a_row_that_holds_the_value(rows):
 @pytest.mark.parametrize(
     "call, valid",
     [
-        (lambda: ccexp.make_algorithm("ls_ad", foo=1), ["init", "max_passes", "random_state", "tie_break", "vertex_cover"]),
+        (lambda: ccexp.make_algorithm("ls_ad", foo=1), ["init", "item_order", "max_passes", "random_state", "redundant_order", "tie_break", "vc_order", "vertex_cover"]),
         (lambda: ccexp.load_dataset("synthetic_labels", foo=1), ["k", "n", "random_state", "shuffle"]),
         (lambda: ccexp.load_dataset("iris", foo=1), ["random_state", "scale"]),
         (lambda: ccexp.load_dataset("letters3000", foo=1), ["n", "random_state", "sample_seed", "scale"]),

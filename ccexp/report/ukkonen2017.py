@@ -27,6 +27,8 @@ from ._ukkonen2017_cells import (  # noqa: F401  (re-exported: the module's publ
     EXPERIMENT,
     K,
     PAPER,
+    WIN_RULES,
+    paper_case_weights,
     PAPER_ALGORITHMS,
     REFERENCE_ALGORITHM,
     TABLE1_A,
@@ -132,11 +134,14 @@ def comparison_rows(ref: pd.DataFrame, ctx: Context, wins: pd.DataFrame, n_insta
             sem = n = None
             if len(w) and w["paired"].iloc[0] > 0:
                 ours = float(w["percent"].iloc[0])
-                n = int(w["paired"].iloc[0])
+                n = float(w["paired"].iloc[0])
                 sem = 100.0 * math.sqrt(max(ours / 100 * (1 - ours / 100), 0.0) / n)
-                note = (f"% of paired instances; ours {int(w['wins'].iloc[0])}/{n}, "
-                        f"paper {fmt_number(r.value)}/{fmt_number(paper_cases)}; sign test (ties out): "
-                        f"{int(w['strict_wins'].iloc[0])} wins, {int(w['losses'].iloc[0])} losses, "
+                rule = ("a tie is no win ('outperforms')" if w["rule"].iloc[0] == "strict"
+                        else "a tie counts ('at least the same')")
+                note = (f"% of the paper's test cases (the 10 trials of a = 1, b = 0 count as one); {rule}; ours "
+                        f"{fmt_number(w['wins'].iloc[0], 1)}/{fmt_number(n, 1)}, "
+                        f"paper {fmt_number(r.value)}/{fmt_number(paper_cases)}; sign test over our instances (ties "
+                        f"out): {int(w['strict_wins'].iloc[0])} wins, {int(w['losses'].iloc[0])} losses, "
                         f"{int(w['ties'].iloc[0])} ties, two-sided p = {w['sign_test_p'].iloc[0]:.2g}")
             else:
                 ours = math.nan
@@ -144,7 +149,8 @@ def comparison_rows(ref: pd.DataFrame, ctx: Context, wins: pd.DataFrame, n_insta
             rows.append(compare_row(r.quantity + " (%)", paper_pct, ours, None, half=half_pct, sem=sem, n_trials=n,
                                     note=note, **coords))
         elif r.quantity == "n_cases":
-            note = "distinct noisy instances (instance_id) in the records"
+            note = ("test cases as the paper counts them: distinct instances, the trials of a = 1, b = 0 (where the "
+                    "paper's generator is deterministic) counted once per k")
             if n_grid_instances is not None:
                 note += f"; scale {scale} grid has {n_grid_instances}"
             if scale != "paper":
@@ -311,12 +317,17 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
     wt_md = wt.assign(algorithm=wt["algorithm"].map(display), versus=wt["versus"].map(display))
     note = ("" if len(wt) else f"{display(REFERENCE_ALGORITHM)} is not in the records: no win counts.\n\n")
     write_table(wt, tables / "win_counts", md=(
-        f"Instances where {display(REFERENCE_ALGORITHM)} has at least the ARI of the other algorithm "
-        f"(paired by instance, ties within {ARI_TIE:g}).\n\n" + note + markdown_table(wt_md, digits=1)))
+        f"Test cases where {display(REFERENCE_ALGORITHM)} has at least the ARI of the other algorithm (`rule` "
+        "at_least: ties within " f"{ARI_TIE:g} count) or more (`rule` strict: the paper's 'outperforms' Ls-EQ-VC), "
+        "paired by instance; the 10 trials of a = 1, b = 0 count as one test case of the paper's 924 (weight "
+        "1/10 each), so `wins` and `paired` may be fractional. The sign test counts our instances, unweighted."
+        "\n\n" + note + markdown_table(wt_md, digits=1)))
 
     # Comparison with every reference row.
     n_instances = int(records["instance_id"].nunique()) if "instance_id" in records and len(records) else 0
-    cmp = comparison_rows(ref, ctx, wins, n_instances, scale, n_grid_instances)
+    has_grid = {A, B, K} <= set(records.columns) and len(records)
+    n_test_cases = int(round(paper_case_weights(records).sum())) if has_grid else n_instances
+    cmp = comparison_rows(ref, ctx, wins, n_test_cases, scale, n_grid_instances)
     cmp.to_csv(out_dir / "comparison.csv", index=False)
     versions = code_versions(records)
     status_line = (f"{int(not_ok.sum())} non-ok cases left out of the statistics ("
@@ -326,7 +337,8 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
         f"# {EXPERIMENT}: comparison with {PAPER} (Section V-A, Figure 2, Table I)",
         "",
         f"- scale: {scale}",
-        f"- cases (records): {len(records)} over {n_instances} instances"
+        f"- cases (records): {len(records)} over {n_instances} instances ({n_test_cases} test cases as the paper "
+        "counts them: the trials of a = 1, b = 0 once per k)"
         + (f" (the scale's grid has {n_grid_instances} instances)" if n_grid_instances is not None else ""),
         f"- algorithms: {', '.join(display(a) for a in ctx.algorithms) or 'none'}",
         f"- {status_line}",

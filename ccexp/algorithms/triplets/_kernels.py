@@ -47,8 +47,12 @@ def item_incidence(triplets, n):
     return indptr, tri, slot
 
 
+#: ``tie_mode`` of :func:`local_search_pass`: what line 8 of Algorithm 2 does with several minimisers.
+TIE_STAY, TIE_FIRST, TIE_LAST, TIE_RANDOM = 0, 1, 2, 3
+
+
 @njit(cache=True)
-def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched, tie_first):
+def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched, tie_mode, draws):
     """One pass of Algorithm 2 (lines 7-12) over the items in index order.
 
     For item u with the others fixed, a triplet holding u as a pair member
@@ -67,20 +71,27 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched,
     independently (that is Ukkonen's approximation, ``triplet_approx``,
     not Algorithm 2).
 
-    Tie-breaking (``tie_first``; the estimators' ``tie_break`` parameter,
+    Tie-breaking (``tie_mode``; the estimators' ``tie_break`` parameter,
     whose default is "first"):
 
-    * False ("stay"): u moves only on a strict improvement, so each
+    * TIE_STAY ("stay"): u moves only on a strict improvement, so each
       move lowers s(f, T) and the search terminates; among equally good
       targets the smallest touched cluster id wins, and the new cluster
       ``k_new`` is taken only when no touched cluster reaches the best score
       (joining an unrelated cluster on no evidence would be an arbitrary
       tie-break).  O(deg(u)) per item, O(|T| + n) per pass.
-    * True ("first"): line 8 of Algorithm 2 read literally, f(u) <- the first
-      minimiser over the ids 0 .. k_new, even when u's current cluster is
-      also a minimiser.  An item without decisive evidence then drifts into
-      the lowest-numbered cluster.  O(deg(u) + k) per item, O(|T| + n k)
+    * TIE_FIRST ("first"): line 8 of Algorithm 2 read literally, f(u) <- the
+      first minimiser over the ids 0 .. k_new, even when u's current cluster
+      is also a minimiser.  An item without decisive evidence then drifts
+      into the lowest-numbered cluster.  O(deg(u) + k) per item, O(|T| + n k)
       per pass; termination relies on the caller's pass cap.
+    * TIE_LAST ("last"): the last minimiser over the ids 0 .. k_new (a loop
+      that keeps a later id on equal cost, ``<=`` where "first" has ``<``),
+      the new cluster included.  Same cost; termination relies on the cap.
+    * TIE_RANDOM ("random"): u stays when its cluster is a minimiser (as
+      "stay"), else moves to a minimiser drawn uniformly over the ids
+      0 .. k_new (untouched and new clusters included) with ``draws[u]``.
+      O(deg(u) + k) per item.
 
     Parameters
     ----------
@@ -104,8 +115,10 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched,
         many triplets per item that is too short, and numba does not check
         bounds (``tests/test_triplet_kernels_boundscheck.py`` runs these
         kernels with ``boundscheck=True``).
-    tie_first : bool
-        The tie-break rule above.
+    tie_mode : int
+        One of the TIE_* rules above.
+    draws : float64 array (n,)
+        Uniform draws in [0, 1), one per item (read by TIE_RANDOM only).
 
     Returns
     -------
@@ -145,9 +158,16 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched,
         cur_gain = base + gain[cur]
         best = base
         best_c = k_new
-        if tie_first:
+        if tie_mode == TIE_FIRST:
             # untouched ids score ``base``: scan all ids for the first maximum
             for c in range(k_new - 1, -1, -1):
+                g = base + gain[c]
+                if g >= best:
+                    best = g
+                    best_c = c
+        elif tie_mode == TIE_LAST:
+            # the last maximum over 0 .. k_new; gain[k_new] is 0 (the new cluster, untouched)
+            for c in range(k_new + 1):
                 g = base + gain[c]
                 if g >= best:
                     best = g
@@ -159,9 +179,23 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched,
                 if g > best or (g == best and c < best_c):
                     best = g
                     best_c = c
+            if tie_mode == TIE_RANDOM and best > cur_gain:
+                # gain[c] is 0 for every untouched id up to k_new (buffer length >= k_new + n)
+                count = 0
+                for c in range(k_new + 1):
+                    if base + gain[c] == best:
+                        count += 1
+                pick = min(int(draws[u] * count), count - 1)
+                for c in range(k_new + 1):
+                    if base + gain[c] == best:
+                        if pick == 0:
+                            best_c = c
+                            break
+                        pick -= 1
         for i in range(n_touched):
             gain[touched[i]] = 0
-        if best > cur_gain or (tie_first and best == cur_gain and best_c != cur):
+        literal = tie_mode == TIE_FIRST or tie_mode == TIE_LAST
+        if best > cur_gain or (literal and best == cur_gain and best_c != cur):
             labels[u] = best_c
             moved += 1
             if best_c == k_new:
@@ -217,7 +251,7 @@ def group_by_key(keys, n_keys):
 
 
 @njit(cache=True)
-def approx_vertex_cover(indptr, members, n_pairs, covered):
+def approx_vertex_cover(indptr, members, n_pairs, covered, order):
     """Approx-VC (Gavril, Yannakakis) on the implicit constraint graph.
 
     A maximal matching, grown pair by pair: for pair p, match uncovered
@@ -225,9 +259,12 @@ def approx_vertex_cover(indptr, members, n_pairs, covered):
     until one side has none left; both endpoints of each matched edge join
     the cover.  Afterwards every pair has a fully covered side, so every
     constraint-graph edge is covered (the matching is maximal), and the cover
-    is at most twice the minimum.  O(|T| + number of pairs).
+    is at most twice the minimum.  O(|T| + number of pairs).  The pairs are
+    visited in ``order`` (a permutation of ``0 .. n_pairs - 1``; the caller's
+    default is index order).
     """
-    for p in range(n_pairs):
+    for q in range(n_pairs):
+        p = order[q]
         i = indptr[2 * p]
         i_end = indptr[2 * p + 1]
         j = indptr[2 * p + 1]
@@ -246,8 +283,36 @@ def approx_vertex_cover(indptr, members, n_pairs, covered):
 
 
 @njit(cache=True)
-def remove_redundant(keys, indptr, members, n_keys, covered):
-    """Drop redundant vertices from the cover (Section IV-B), in triplet order.
+def approx_vertex_cover_by_triplet(keys, indptr, members, n_keys, covered, order):
+    """Approx-VC taking the triplets in ``order``: each uncovered one is matched to its first uncovered neighbour.
+
+    The neighbours of triplet t are the members of the opposite side of each
+    of its three pair keys (``keys[3 t + s] ^ 1``); a pointer per key skips
+    the covered ones (covered only grows), so the walk is O(|T| + keys).
+    Another order of the edges of the same maximal-matching algorithm
+    (Gavril, Yannakakis): any maximal matching gives a vertex cover.
+    """
+    ptr = indptr[:n_keys].copy()
+    for q in range(order.shape[0]):
+        t = order[q]
+        if covered[t]:
+            continue
+        for s in range(3):
+            key = keys[3 * t + s] ^ 1
+            e = ptr[key]
+            end = indptr[key + 1]
+            while e < end and covered[members[e]]:
+                e += 1
+            ptr[key] = e
+            if e < end:
+                covered[t] = True
+                covered[members[e]] = True
+                break
+
+
+@njit(cache=True)
+def remove_redundant(keys, indptr, members, n_keys, covered, order):
+    """Drop redundant vertices from the cover (Section IV-B), visiting the triplets in ``order``.
 
     A covered triplet is redundant when all its constraint-graph neighbours
     are covered, i.e. for each of its three pair keys the opposite side of
@@ -262,7 +327,8 @@ def remove_redundant(keys, indptr, members, n_keys, covered):
                 uncovered[k] += 1
     m = covered.shape[0]
     removed = 0
-    for t in range(m):
+    for q in range(m):
+        t = order[q]
         if not covered[t]:
             continue
         redundant = True

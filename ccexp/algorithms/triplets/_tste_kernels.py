@@ -109,7 +109,7 @@ def _softplus_step(cost, lr):
 
 
 @njit(cache=True)
-def tste_cost_grad_pairs(X, triplets, alpha, both_anchors, grad):
+def tste_cost_grad_pairs(X, triplets, alpha, both_anchors, grad, step_power=1.0):
     """:func:`tste_cost_grad_direct` through n x n tables of the kernel.
 
     Every triplet only reads K_ij, K_ik and log K_ij, which depend on item
@@ -117,6 +117,14 @@ def tste_cost_grad_pairs(X, triplets, alpha, both_anchors, grad):
     gradient is accumulated as one scalar weight per pair, turned into
     vectors at the end (grad_i = sum_j S_ij (x_i - x_j)).  Per triplet: one
     log, one division, two scattered adds.
+
+    ``step_power`` (1, the default: the gradient) weighs pair (i, j) by
+    ``u_ij ** -step_power`` with u = 1 + d2 / alpha.  The t-STE code that
+    Ukkonen (2017) ran (Wilber's tste-theano, after van der Maaten's tste.m)
+    weighs it by the kernel K_ij = u_ij ** -((alpha + 1) / 2) instead: the
+    gradient only when alpha = 1 (its 2-D default), a different step in the
+    paper's 4 dimensions (alpha = 3).  ``step_power = (alpha + 1) / 2``
+    computes that step (the cost is the same).
 
     Notes
     -----
@@ -168,9 +176,10 @@ def tste_cost_grad_pairs(X, triplets, alpha, both_anchors, grad):
             acc[j, i] += q
             acc[j, k] -= q
     grad[:, :] = 0.0
+    power = step_power / expo
     for i in range(n):
         for j in range(i + 1, n):
-            w = (acc[i, j] + acc[j, i]) * coef * math.exp(logk[i, j] / expo)  # coef (1 - p) / u_ij
+            w = (acc[i, j] + acc[j, i]) * coef * math.exp(logk[i, j] * power)  # coef (1 - p) / u_ij ** step_power
             if w != 0.0:
                 for s in range(d):
                     a = w * (X[i, s] - X[j, s])

@@ -19,6 +19,13 @@ from sklearn.mixture import BayesianGaussianMixture
 from threadpoolctl import threadpool_limits
 
 from ..._validation import check_positive_int, check_random_state
+from .vdp import vdp_labels
+
+
+#: The priors :func:`dp_mixture_labels` can give scikit-learn's mixture (``prior``).
+DP_PRIORS = ("data", "unit", "vdpgm")
+#: The DP mixtures an embedding baseline can cluster with (:func:`cluster_embedding`'s ``method``).
+DP_METHODS = ("sklearn", "vdp")
 
 
 def dp_mixture_labels(
@@ -30,6 +37,8 @@ def dp_mixture_labels(
     n_init: int = 1,
     reg_covar: float = 1e-4,
     random_state=None,
+    standardize: bool = True,
+    prior: str = "data",
 ):
     """Cluster the rows of ``embedding`` with a Dirichlet-process Gaussian mixture.
 
@@ -56,6 +65,19 @@ def dp_mixture_labels(
         is singular and scikit-learn's fit fails.
     random_state : int, Generator or None
         Seeds the mixture's k-means initialisation.
+    standardize : bool
+        Centre the embedding and scale it to unit overall standard deviation
+        first (default).  False clusters the raw embedding (``reg_covar``
+        then in the embedding's own units).
+    prior : {"data", "unit", "vdpgm"}
+        The Normal-Wishart prior of the components.  ``"data"`` (default):
+        scikit-learn's, mean prior the data mean, mean precision 1, ``d``
+        degrees of freedom, covariance prior the data's covariance (+
+        ``reg_covar``).  ``"unit"``: a fixed prior not adapted to the data,
+        mean 0 and covariance prior the identity (meaningful on the raw
+        embedding).  ``"vdpgm"``: the defaults of Kurihara et al.'s VDP code,
+        on which MB-VDP builds (:mod:`.vdp`): mean precision 0.01, ``d + 1``
+        degrees of freedom, covariance prior ``(d + 1) * 0.01 * max_eig * I``.
 
     Returns
     -------
@@ -76,9 +98,21 @@ def dp_mixture_labels(
     # no covariance to fit: it is one cluster.
     if np.ptp(E, axis=0).max() <= 0.0:
         return np.zeros(n, dtype=np.int64), True
-    E = E - E.mean(axis=0)
-    E = E / np.sqrt(np.mean(E * E))
+    if prior not in DP_PRIORS:
+        raise ValueError(f"prior must be one of {DP_PRIORS}, got {prior!r}")
+    if standardize:
+        E = E - E.mean(axis=0)
+        E = E / np.sqrt(np.mean(E * E))
     seed = _seed(random_state)
+    d = E.shape[1]
+    if prior == "data":
+        extra = {"covariance_prior": _covariance_prior(E, covariance_type, reg_covar)}
+    elif prior == "unit":
+        extra = {"covariance_prior": _shaped(np.eye(d), covariance_type), "mean_prior": np.zeros(d)}
+    else:  # vdpgm: eta0 = d + 1, B0 = eta0 * xi0 * max_eig * I, xi0 = 0.01, m0 the mean
+        max_eig = float(np.max(np.linalg.eigvalsh(np.atleast_2d(np.cov(E.T)))))
+        extra = {"covariance_prior": _shaped((d + 1) * 0.01 * max(max_eig, 1e-12) * np.eye(d), covariance_type),
+                 "degrees_of_freedom_prior": d + 1.0, "mean_precision_prior": 0.01}
     bgm = BayesianGaussianMixture(
         n_components=min(max_components, n),
         covariance_type=covariance_type,
@@ -87,8 +121,8 @@ def dp_mixture_labels(
         max_iter=max_iter,
         n_init=n_init,
         reg_covar=reg_covar,
-        covariance_prior=_covariance_prior(E, covariance_type, reg_covar),
         random_state=seed,
+        **extra,
     )
     # Small dense algebra (n x d, d ~ 4): BLAS threads only add overhead.
     with warnings.catch_warnings(), threadpool_limits(limits=1, user_api="blas"):
@@ -104,12 +138,52 @@ def dp_mixture_labels(
 
 def _covariance_prior(E, covariance_type: str, reg: float):
     """scikit-learn's default Wishart scale (the data's covariance), kept positive definite."""
-    cov = np.atleast_2d(np.cov(E.T)) + reg * np.eye(E.shape[1])
+    return _shaped(np.atleast_2d(np.cov(E.T)) + reg * np.eye(E.shape[1]), covariance_type)
+
+
+def _shaped(cov, covariance_type: str):
+    """A covariance prior in the form scikit-learn wants for ``covariance_type``."""
     if covariance_type in ("full", "tied"):
         return cov
     if covariance_type == "diag":
         return np.diag(cov).copy()
     return float(np.mean(np.diag(cov)))
+
+
+def cluster_embedding(embedding, method: str = "sklearn", *, max_components: int = 30, covariance_type: str = "full",
+                      concentration=None, standardize: bool = True, prior: str = "data", random_state=None):
+    """The clustering step of the embedding baselines: a DP mixture on the embedding.
+
+    Parameters
+    ----------
+    embedding : float array (n, d)
+    method : {"sklearn", "vdp"}
+        ``"sklearn"`` (default): :func:`dp_mixture_labels`, scikit-learn's
+        variational DP mixture (truncated at ``max_components``, k-means
+        start).  ``"vdp"``: :func:`.vdp.vdp_labels`, the greedy variational DP
+        of Kurihara et al. that MB-VDP builds on, with its code's defaults
+        (``covariance_type`` full, its own prior; ``standardize`` and
+        ``prior`` do not apply).
+    max_components, covariance_type, standardize, prior
+        Passed to :func:`dp_mixture_labels`.
+    concentration : float, optional
+        The DP concentration; None: each method's default (scikit-learn's
+        ``1 / max_components``, vdpgm's 1).
+    random_state : int, Generator or None
+
+    Returns
+    -------
+    labels : int64 array (n,)
+    converged : bool
+    """
+    if method == "sklearn":
+        return dp_mixture_labels(embedding, max_components, covariance_type, concentration,
+                                 random_state=random_state, standardize=standardize, prior=prior)
+    if method == "vdp":
+        labels, _ = vdp_labels(embedding, alpha=1.0 if concentration is None else float(concentration),
+                               max_components=max_components)
+        return labels, True
+    raise ValueError(f"method must be one of {DP_METHODS}, got {method!r}")
 
 
 def _seed(random_state) -> int:

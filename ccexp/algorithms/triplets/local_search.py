@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..._validation import check_labels, check_positive_int
+from ..._validation import check_labels, check_positive_int, check_random_state
 from ...cc.labels import relabel_first_appearance
 from ...objectives.kernels import triplet_cost
 from ...registry import ALGORITHMS
@@ -22,8 +22,12 @@ from . import _kernels as K
 from .vertex_cover import triplet_vertex_cover
 
 
+TIE_BREAKS = {"stay": K.TIE_STAY, "first": K.TIE_FIRST, "last": K.TIE_LAST, "random": K.TIE_RANDOM}
+
+
 def triplet_local_search(
-    triplets: np.ndarray, n_items: int, labels: np.ndarray, max_passes: int = 1000, tie_break: str = "first"
+    triplets: np.ndarray, n_items: int, labels: np.ndarray, max_passes: int = 1000, tie_break: str = "first",
+    random_state=None,
 ):
     """Run Algorithm 2 from ``labels`` until no item moves.
 
@@ -37,8 +41,10 @@ def triplet_local_search(
     max_passes : int
         Safety cap; with ``tie_break="stay"`` Algorithm 2 terminates on its
         own because every move strictly lowers s(f, T).
-    tie_break : {"first", "stay"}
+    tie_break : {"first", "stay", "last", "random"}
         See :class:`TripletLocalSearch`.
+    random_state : int, Generator or None
+        Draws the ties of ``tie_break="random"`` (one uniform per item and pass).
 
     Returns
     -------
@@ -58,14 +64,19 @@ def triplet_local_search(
     indptr, tri, slot = K.item_incidence(triplets, n_items)
     gain = np.zeros(2 * n_items + 1, dtype=np.int64)
     touched = np.empty(3 * triplets.shape[0] + 1, dtype=np.int64)
-    if tie_break not in ("stay", "first"):
-        raise ValueError(f"tie_break must be 'stay' or 'first', got {tie_break!r}")
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {tuple(TIE_BREAKS)}, got {tie_break!r}")
+    mode = TIE_BREAKS[tie_break]
+    rng = check_random_state(random_state) if tie_break == "random" else None
+    draws = np.zeros(n_items if rng is not None else 1, dtype=np.float64)
     n_passes = 0
     moved = 1
     while n_passes < max_passes:
         n_passes += 1
+        if rng is not None:
+            draws = rng.random(n_items)
         moved, k_new = K.local_search_pass(
-            triplets, indptr, tri, slot, labels, k_new, gain, touched, tie_break == "first"
+            triplets, indptr, tri, slot, labels, k_new, gain, touched, mode, draws
         )
         k_new = relabel_first_appearance(labels)
         if moved == 0:
@@ -83,7 +94,7 @@ class TripletLocalSearch(TripletEstimator):
     vertex_cover : bool
         Drop the triplets of a vertex cover of the constraint graph first
         (Approx-VC plus redundancy removal, Section IV-B).
-    tie_break : {"first", "stay"}
+    tie_break : {"first", "stay", "last", "random"}
         What line 8 does when several clusters are equally good.
         ``"first"`` (default) is line 8 as written: the first minimiser over
         the ids ``1 .. k_new``, even when the item's own cluster is also a
@@ -92,14 +103,30 @@ class TripletLocalSearch(TripletEstimator):
         under-segmentation at a = 1); O(|T| + n k) per pass.  ``"stay"``
         moves an item only on a strict improvement, so the search provably
         terminates, and prefers a cluster holding evidence for the item over
-        a new one; O(|T| + n) per pass.  See experiments/ukkonen2017/README.md.
+        a new one; O(|T| + n) per pass.  ``"last"``: the last minimiser
+        (a loop keeping a later id on equal cost).  ``"random"``: stay when
+        the own cluster is a minimiser, else a minimiser drawn uniformly
+        (``random_state``).  See experiments/ukkonen2017/README.md.
+    vc_order : {"pairs", "triplets", "random_pairs", "random_triplets"}
+        The order Approx-VC takes the constraint graph's edges in
+        (:func:`~.vertex_cover.triplet_vertex_cover`); default item pair by
+        item pair.
+    redundant_order : {"input", "reverse", "random"}
+        The order of the redundancy removal (default: input order).
+    item_order : {"index", "random"}
+        The items' order: their indices (default), or a random permutation
+        drawn from ``random_state`` (the visiting order of Algorithm 2 and
+        the pair order of the cover follow it).  On data whose item ids come
+        in a fixed order (Food's file) it makes the trials measure how much
+        the result depends on that order.
     max_passes : int
         Cap on passes over the items; reaching it sets ``converged_ = False``,
         ``status_ = "max_passes"`` and warns (never seen with ``"stay"``,
         which provably terminates).
-    random_state : None
-        Accepted for a uniform interface; the algorithm is deterministic
-        (items are visited in index order, ties keep an item in place).
+    random_state : int, Generator or None
+        Draws the random orders and ties of the random options; with the
+        defaults the algorithm is deterministic (items in index order, the
+        vertex cover in pair and input order, ties by ``tie_break``).
 
     Attributes
     ----------
@@ -125,11 +152,15 @@ class TripletLocalSearch(TripletEstimator):
     array([0, 0, 1, 1])
     """
 
-    def __init__(self, init="different", vertex_cover=True, tie_break="first", max_passes=1000, random_state=None):
+    def __init__(self, init="different", vertex_cover=True, tie_break="first", max_passes=1000, vc_order="pairs",
+                 redundant_order="input", item_order="index", random_state=None):
         self.init = init
         self.vertex_cover = vertex_cover
         self.tie_break = tie_break
         self.max_passes = max_passes
+        self.vc_order = vc_order
+        self.redundant_order = redundant_order
+        self.item_order = item_order
         self.random_state = random_state
 
     def _fit(self, T, n_items):
@@ -137,8 +168,19 @@ class TripletLocalSearch(TripletEstimator):
             raise ValueError(f"init must be 'different' or 'equal', got {self.init!r}")
         max_passes = check_positive_int(self.max_passes, "max_passes")
         t0 = time.perf_counter()
+        if self.item_order not in ("index", "random"):
+            raise ValueError(f"item_order must be 'index' or 'random', got {self.item_order!r}")
+        # seeds for the random options only (the defaults draw nothing): three integers from random_state
+        randomised = "random" in (self.tie_break, self.vc_order.split("_")[0], self.redundant_order, self.item_order)
+        vc_seed, ls_seed, order_seed = (check_random_state(self.random_state).integers(2**63, size=3) if randomised
+                                        else (None, None, None))
+        perm = None
+        if self.item_order == "random":  # item i becomes perm[i]: the visiting order and the pair ids change
+            perm = check_random_state(order_seed).permutation(n_items)
+            T_orig, T = T, perm[T]
         if self.vertex_cover:
-            covered, _ = triplet_vertex_cover(T, n_items)
+            covered, _ = triplet_vertex_cover(T, n_items, vc_order=self.vc_order,
+                                              redundant_order=self.redundant_order, random_state=vc_seed)
             T_used = T[~covered]
             self.n_removed_ = int(covered.sum())
         else:
@@ -150,8 +192,12 @@ class TripletLocalSearch(TripletEstimator):
         else:
             init = np.zeros(n_items, dtype=np.int64)
         self.labels_, self.n_passes_, self.converged_ = triplet_local_search(
-            T_used, n_items, init, max_passes, self.tie_break
+            T_used, n_items, init, max_passes, self.tie_break, random_state=ls_seed
         )
+        if perm is not None:
+            self.labels_ = self.labels_[perm].copy()  # item i's label is that of perm[i]
+            relabel_first_appearance(self.labels_)
+            T = T_orig
         self.status_ = "ok" if self.converged_ else "max_passes"
         if not self.converged_:
             warnings.warn(

@@ -18,12 +18,16 @@ from ..._validation import as_index_array, check_positive_int, check_random_stat
 from ...registry import ALGORITHMS
 from .base import TripletEstimator
 from . import _tste_kernels as K
-from .dpmm import dp_mixture_labels
+from .dpmm import DP_METHODS, DP_PRIORS, cluster_embedding
 
 ANCHORS = ("both", "first")
 #: Largest n for which the cost is computed through n x n kernel tables
 #: (three float64 tables: 96 MB at n = 2000); above it, the direct kernel.
 PAIR_TABLE_MAX_ITEMS = 2000
+
+
+OPTIMIZERS = ("lbfgs", "gd")
+STEPS = ("gradient", "tste_theano")
 
 
 def tste_embedding(
@@ -35,13 +39,15 @@ def tste_embedding(
     max_iter: int = 1000,
     init=None,
     random_state=None,
+    optimizer: str = "lbfgs",
+    options: dict | None = None,
 ):
-    """Minimise the t-STE cost with L-BFGS-B (numba cost and gradient).
+    """Minimise the t-STE cost with L-BFGS-B (numba cost and gradient), or by the authors' gradient descent.
 
-    The cost is -sum_t log p_t with p_ijk = K_ij / (K_ij + K_ik) and
-    K_ij = (1 + ||x_i - x_j||^2 / alpha) ** (-(alpha + 1) / 2) (van der
-    Maaten & Weinberger 2012, eqs. 3-4), without the optional L2 penalty
-    (their code's default lambda = 0).
+    The cost is -sum_t log p_t + lam ||X||^2 with p_ijk = K_ij / (K_ij + K_ik)
+    and K_ij = (1 + ||x_i - x_j||^2 / alpha) ** (-(alpha + 1) / 2) (van der
+    Maaten & Weinberger 2012, eqs. 3-4); lam = 0 (the L2 penalty off) is
+    their code's default.
 
     Parameters
     ----------
@@ -62,6 +68,22 @@ def tste_embedding(
         Starting point; standard normal draws from ``random_state`` if None
         (as cblearn).
     random_state : int, Generator or None
+    optimizer : {"lbfgs", "gd"}
+        ``"lbfgs"`` (default): scipy's L-BFGS-B on the exact gradient.
+        ``"gd"``: the loop of van der Maaten's ``tste.m`` that Wilber's
+        tste-theano ports (the code Ukkonen 2017 ran): start
+        ``1e-4 * N(0, I)`` (when ``init`` is None), step
+        ``eta * n_items / |T|`` times the step direction, eta = 2, times
+        1.01 after a decrease of the cost by more than 1e-7 and 0.5
+        otherwise, stop after 5 steps without such a decrease or
+        ``max_iter`` steps, return the best X seen.
+    options : dict, optional
+        ``lam`` (float, default 0): the L2 penalty; ``step`` ("gradient",
+        default, or "tste_theano"; only with ``optimizer="gd"``): the step
+        direction, the gradient, or the one tste-theano computes, which
+        weighs each pair by the kernel K_ij where the gradient has
+        (1 + d2 / alpha) ** -1 (equal only at alpha = 1, see
+        :func:`._tste_kernels.tste_cost_grad_pairs`).
 
     Returns
     -------
@@ -83,19 +105,35 @@ def tste_embedding(
     alpha = float(max(n_components - 1, 1)) if alpha is None else float(alpha)
     if not alpha > 0:
         raise ValueError(f"alpha must be > 0, got {alpha!r}")
+    opts = {"lam": 0.0, "step": "gradient", **(options or {})}
+    if set(opts) - {"lam", "step"}:
+        raise ValueError(f"options: unknown keys {sorted(set(opts) - {'lam', 'step'})} (valid: lam, step)")
+    lam = float(opts["lam"])
+    if not lam >= 0:
+        raise ValueError(f"lam must be >= 0, got {opts['lam']!r}")
+    if optimizer not in OPTIMIZERS:
+        raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {optimizer!r}")
+    if opts["step"] not in STEPS or (opts["step"] != "gradient" and optimizer != "gd"):
+        raise ValueError(f"step must be one of {STEPS} ('tste_theano' only with optimizer='gd'), got {opts['step']!r}")
+    rng = check_random_state(random_state)
     if init is None:
-        X0 = check_random_state(random_state).standard_normal((n_items, n_components))
+        X0 = rng.standard_normal((n_items, n_components)) * (1e-4 if optimizer == "gd" else 1.0)
     else:
         X0 = np.array(init, dtype=np.float64, copy=True)
         if X0.shape != (n_items, n_components) or not np.isfinite(X0).all():
             raise ValueError(f"init must be a finite array of shape {(n_items, n_components)}, got {X0.shape}")
-    grad = np.empty((n_items, n_components), dtype=np.float64)
     both = bool(both_anchors)
+    if optimizer == "gd":
+        return _tste_gd(X0, T, alpha, both, max_iter, lam, opts["step"])
+    grad = np.empty((n_items, n_components), dtype=np.float64)
     kernel = K.tste_cost_grad_pairs if n_items <= PAIR_TABLE_MAX_ITEMS else K.tste_cost_grad_direct
 
     def fun(x):
         X = x.reshape(n_items, n_components)
         cost = kernel(X, T, alpha, both, grad)
+        if lam:
+            cost += lam * float(np.sum(X * X))
+            grad[:, :] += 2.0 * lam * X
         return cost, grad.ravel().copy()
 
     # L-BFGS-B's updates are tiny BLAS calls: threads only add spin-up and
@@ -110,6 +148,36 @@ def tste_embedding(
         "message": str(res.message),
     }
     return res.x.reshape(n_items, n_components).copy(), info
+
+
+def _tste_gd(X, T, alpha: float, both: bool, max_iter: int, lam: float, step: str):
+    """The gradient descent of ``tste.m`` / tste-theano (see :func:`tste_embedding`), on our cost kernel."""
+    n = X.shape[0]
+    if n > PAIR_TABLE_MAX_ITEMS:
+        raise ValueError(f"optimizer='gd' needs n_items <= {PAIR_TABLE_MAX_ITEMS} (the pair-table kernel), got {n}")
+    power = (alpha + 1.0) / 2.0 if step == "tste_theano" else 1.0
+    G = np.empty_like(X)
+    n_trip = T.shape[0] * (2 if both else 1)
+    tol, eta = 1e-7, 2.0
+    C, best_C, best_X = np.inf, np.inf, X.copy()
+    no_incr = it = 0
+    while it < max_iter and no_incr < 5:
+        old_C = C
+        C = K.tste_cost_grad_pairs(X, T, alpha, both, G, power)
+        if lam:
+            C += lam * float(np.sum(X * X))
+            G += 2.0 * lam * X
+        if C < best_C:
+            best_C, best_X = C, X.copy()
+        X = X - (eta / max(n_trip, 1) * n) * G
+        if old_C > C + tol:
+            no_incr, eta = 0, eta * 1.01
+        else:
+            no_incr, eta = no_incr + 1, eta * 0.5
+        it += 1
+    info = {"cost": float(best_C), "n_iter": it, "n_evals": it, "converged": no_incr >= 5,
+            "message": "no decrease in 5 steps" if no_incr >= 5 else "max_iter reached"}
+    return best_X, info
 
 
 def satisfied_fraction(embedding, triplets, both_anchors: bool = False) -> float:
@@ -145,7 +213,26 @@ class TSTEDPMM(TripletEstimator):
         is what "c is the outlier" says; ``"first"`` as (a, b, c) only, the
         reading of a recorded (probe, near, far) triplet.
     max_iter : int
-        L-BFGS-B iterations of t-STE.
+        Iterations of t-STE's optimiser (L-BFGS-B iterations, or gradient
+        steps with ``optimizer="gd"``).
+    optimizer : {"lbfgs", "gd"}
+        L-BFGS-B (default) or the gradient descent of the authors' code
+        (:func:`tste_embedding`).
+    step : {"gradient", "tste_theano"}
+        With ``optimizer="gd"``: the exact gradient (default) or the step
+        tste-theano computes (:func:`tste_embedding`).
+    lam : float
+        L2 penalty on the embedding (the authors' code's default 0).
+    dp : {"sklearn", "vdp"}
+        The DP mixture: scikit-learn's (default) or the greedy variational
+        DP of Kurihara et al. that MB-VDP builds on
+        (:func:`.dpmm.cluster_embedding`).
+    dp_prior : {"data", "unit", "vdpgm"}
+        The prior of scikit-learn's mixture (:func:`.dpmm.dp_mixture_labels`).
+    dp_standardize : bool
+        Centre and scale the embedding before scikit-learn's mixture (default).
+    dp_concentration : float, optional
+        The DP concentration; None: the mixture's default.
     dp_max_components : int
         Truncation of the DP mixture (an upper bound on the number of clusters).
     dp_covariance : str
@@ -182,6 +269,13 @@ class TSTEDPMM(TripletEstimator):
         alpha=None,
         anchors="both",
         max_iter=1000,
+        optimizer="lbfgs",
+        step="gradient",
+        lam=0.0,
+        dp="sklearn",
+        dp_prior="data",
+        dp_standardize=True,
+        dp_concentration=None,
         dp_max_components=30,
         dp_covariance="full",
         random_state=None,
@@ -190,6 +284,13 @@ class TSTEDPMM(TripletEstimator):
         self.alpha = alpha
         self.anchors = anchors
         self.max_iter = max_iter
+        self.optimizer = optimizer
+        self.step = step
+        self.lam = lam
+        self.dp = dp
+        self.dp_prior = dp_prior
+        self.dp_standardize = dp_standardize
+        self.dp_concentration = dp_concentration
         self.dp_max_components = dp_max_components
         self.dp_covariance = dp_covariance
         self.random_state = random_state
@@ -197,16 +298,23 @@ class TSTEDPMM(TripletEstimator):
     def _fit(self, T, n_items):
         if self.anchors not in ANCHORS:
             raise ValueError(f"anchors must be one of {ANCHORS}, got {self.anchors!r}")
+        if self.dp not in DP_METHODS:
+            raise ValueError(f"dp must be one of {DP_METHODS}, got {self.dp!r}")
+        if self.dp_prior not in DP_PRIORS:
+            raise ValueError(f"dp_prior must be one of {DP_PRIORS}, got {self.dp_prior!r}")
         both = self.anchors == "both"
         rng = check_random_state(self.random_state)
         tste_seed, dp_seed = rng.spawn(2)
         t0 = time.perf_counter()
         X, info = tste_embedding(
-            T, n_items, self.n_components, self.alpha, both, self.max_iter, random_state=tste_seed
+            T, n_items, self.n_components, self.alpha, both, self.max_iter, random_state=tste_seed,
+            optimizer=self.optimizer, options={"lam": self.lam, "step": self.step},
         )
         t1 = time.perf_counter()
-        self.labels_, dp_converged = dp_mixture_labels(
-            X, self.dp_max_components, self.dp_covariance, random_state=dp_seed
+        self.labels_, dp_converged = cluster_embedding(
+            X, self.dp, max_components=self.dp_max_components, covariance_type=self.dp_covariance,
+            concentration=self.dp_concentration, standardize=self.dp_standardize, prior=self.dp_prior,
+            random_state=dp_seed,
         )
         t2 = time.perf_counter()
         self.embedding_ = X

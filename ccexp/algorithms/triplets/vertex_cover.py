@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..._validation import check_random_state
 from . import _kernels as K
 
 # Above this many (n * n) dense pair ids the pair keys are compressed with
@@ -63,7 +64,14 @@ class PairLists:
         return cls(keys, indptr, members, n_pairs)
 
 
-def triplet_vertex_cover(triplets: np.ndarray, n_items: int, remove_redundant: bool = True):
+#: The orders Approx-VC can take the constraint graph's edges in (:func:`triplet_vertex_cover`'s ``vc_order``).
+VC_ORDERS = ("pairs", "triplets", "random_pairs", "random_triplets")
+#: The orders the redundancy removal can visit the cover in (``redundant_order``).
+REDUNDANT_ORDERS = ("input", "reverse", "random")
+
+
+def triplet_vertex_cover(triplets: np.ndarray, n_items: int, remove_redundant: bool = True, vc_order: str = "pairs",
+                         redundant_order: str = "input", random_state=None):
     """Cover of the constraint graph by Approx-VC plus redundancy removal.
 
     Parameters
@@ -73,7 +81,19 @@ def triplet_vertex_cover(triplets: np.ndarray, n_items: int, remove_redundant: b
     n_items : int
     remove_redundant : bool
         Apply the Section IV-B heuristic that un-covers every vertex all of
-        whose neighbours are covered (one pass, in triplet order).
+        whose neighbours are covered (one pass, in ``redundant_order``).
+    vc_order : {"pairs", "triplets", "random_pairs", "random_triplets"}
+        The order Approx-VC takes edges in, which the paper leaves open
+        ("selects edges from the input graph one by one"): item pair by item
+        pair in index order (default), matching each pair's "together" and
+        "apart" triplets in input order; triplet by triplet in input order,
+        each uncovered one matched to its first uncovered neighbour; or
+        either walk in a random order.
+    redundant_order : {"input", "reverse", "random"}
+        The order the redundancy removal considers the covered triplets in
+        ("one-by-one", Section IV-B): input order (default), reversed, random.
+    random_state : int, Generator or None
+        Draws the random orders.
 
     Returns
     -------
@@ -87,16 +107,31 @@ def triplet_vertex_cover(triplets: np.ndarray, n_items: int, remove_redundant: b
     Approx-VC is a 2-approximation of the minimum vertex cover.  Time and
     memory O(|T| + min(n^2, |T|)), not O(|E(C_T)|).
     """
+    if vc_order not in VC_ORDERS:
+        raise ValueError(f"vc_order must be one of {VC_ORDERS}, got {vc_order!r}")
+    if redundant_order not in REDUNDANT_ORDERS:
+        raise ValueError(f"redundant_order must be one of {REDUNDANT_ORDERS}, got {redundant_order!r}")
     m = triplets.shape[0]
     covered = np.zeros(m, dtype=np.bool_)
     if m == 0:
         return covered, {"n_matched": 0, "n_redundant": 0}
+    rng = check_random_state(random_state) if "random" in (vc_order + redundant_order) else None
     lists = PairLists.build(triplets, n_items)
-    K.approx_vertex_cover(lists.indptr, lists.members, lists.n_pairs, covered)
+    n_keys = 2 * lists.n_pairs
+    if vc_order in ("pairs", "random_pairs"):
+        order = rng.permutation(lists.n_pairs) if vc_order == "random_pairs" else np.arange(lists.n_pairs)
+        K.approx_vertex_cover(lists.indptr, lists.members, lists.n_pairs, covered, order.astype(np.int64))
+    else:
+        order = rng.permutation(m) if vc_order == "random_triplets" else np.arange(m)
+        K.approx_vertex_cover_by_triplet(lists.keys, lists.indptr, lists.members, n_keys, covered, order.astype(np.int64))
     n_matched = int(covered.sum())
     n_redundant = 0
     if remove_redundant:
-        n_redundant = int(K.remove_redundant(lists.keys, lists.indptr, lists.members, 2 * lists.n_pairs, covered))
+        order = {"input": np.arange(m), "reverse": np.arange(m)[::-1].copy()}.get(redundant_order)
+        if order is None:
+            order = rng.permutation(m)
+        n_redundant = int(K.remove_redundant(lists.keys, lists.indptr, lists.members, n_keys, covered,
+                                             order.astype(np.int64)))
     return covered, {"n_matched": n_matched, "n_redundant": n_redundant}
 
 
