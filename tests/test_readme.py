@@ -8,6 +8,9 @@ used to rewrite the committed paper-scale report).  Left out, with the reason:
 - the main job without a scale runs the paper grid (about 25 minutes): it is
   run as ``--cfg job`` (Hydra composes and prints the config, the run is
   not started), which checks that the command is valid;
+- ``python -m ccexp.reproduce`` runs every paper experiment at paper scale
+  (hours): it runs with ``--dry-run`` (the plan and its commands are
+  printed, nothing is run);
 - ``pip``, ``pytest``, ``mlflow ui`` (a server), ``dvc`` (tests/test_dvc.py
   runs a stage at scale=ci in a clone) and ``python -m ccexp.data fetch``
   (the network; tests/test_data_fetch.py) are not ccexp runs.
@@ -71,6 +74,8 @@ def test_readme_examples_in_a_clone_leave_git_status_clean(tmp_path):
         module, rest = args[1], args[2:]
         if module == "ccexp" and rest and not any(a.startswith("experiment.scale=") for a in rest):
             rest = [*rest, "--cfg", "job"]  # the paper grid: composed and printed, not run (see the docstring)
+        if module == "ccexp.reproduce":
+            rest = [*rest, "--dry-run"]  # the paper-scale reproduction: planned and printed, not run
         if module == "ccexp" and "--cfg" not in rest:
             rest = [*rest, "runner.progress=false"]
         proc = subprocess.run([sys.executable, "-m", module, *rest], cwd=clone, capture_output=True, text=True,
