@@ -104,7 +104,7 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         results,
         algorithms=spec.algorithms,
         scale_label=spec.label,
-        config=OmegaConf.to_container(cfg, resolve=True),  # recorded in run.json
+        config=recorded_config(cfg, spec.algorithms),  # recorded in run.json
         **runner,
     )
     log.info(
@@ -133,6 +133,22 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
                 f"python -m ccexp.track {experiment['name']} --scale {spec.label} --results {results} --uri {uri}"
             ) from exc
     return {"n_cases": result.n_cases, "n_run": result.n_run, "directory": str(result.directory), "errors": errors}
+
+
+def recorded_config(cfg: DictConfig, algorithms: dict[str, dict]) -> dict:
+    """The composed config as ``run.json`` records it: what ran (issue 30, item 2).
+
+    The ``algorithm`` group's entry is the group's default (Ls-AD-VC) or the
+    one algorithm a user's ``algorithm.*`` override chose; it was recorded beside
+    the algorithms the run actually ran (agg_categorical's run.json named
+    ``ls_ad_vc``).  It is replaced by ``algorithms``: every algorithm of the run
+    with the parameters it ran with (the registry's yaml, the experiment's
+    ``algorithm_params`` and the user's overrides, as the cases get them).
+    """
+    config = OmegaConf.to_container(cfg, resolve=True)
+    config.pop("algorithm", None)
+    config["algorithms"] = {name: dict(params) for name, params in algorithms.items()}
+    return config
 
 
 class TrackingFailed(RuntimeError):
