@@ -361,5 +361,5 @@ def test_definition2_instance_and_lemma2(nT, seed):
 
 
 def test_triplet_approx_rejects_bad_solver():
-    with pytest.raises(ValueError, match="solver must be one of"):
+    with pytest.raises(ValueError, match="The .solver. parameter of TripletApprox must be a str among"):
         TripletApprox(solver="lp").fit(np.array([[0, 1, 2]]))

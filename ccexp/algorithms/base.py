@@ -34,14 +34,29 @@ from .._validation import check_random_state
 RANDOM_STATE = "no_validation"
 
 
+def validate_params(estimator) -> None:
+    """What every ``fit`` checks first: ``random_state``, then the class's ``_parameter_constraints``.
+
+    Also for an estimator that another one builds and runs through an inner
+    entry point (SAMPLING's wrapped algorithm, LOCALSEARCH's ``init``), so
+    that its parameters are refused as its own ``fit`` would refuse them.
+
+    Raises
+    ------
+    ValueError
+        scikit-learn's ``InvalidParameterError``, naming the parameter.
+    """
+    check_random_state(getattr(estimator, "random_state", None), "random_state")
+    if getattr(type(estimator), "_parameter_constraints", None) is not None:
+        estimator._validate_params()
+
+
 def _validates_params(method):
     """Validate ``random_state`` and the ``_parameter_constraints`` before ``method``."""
 
     @functools.wraps(method)  # keeps the signature: the runner inspects fit_problem's parameters
     def wrapper(self, *args, **kwargs):
-        check_random_state(getattr(self, "random_state", None), "random_state")
-        if getattr(type(self), "_parameter_constraints", None) is not None:
-            self._validate_params()  # sklearn's InvalidParameterError: a ValueError naming the parameter
+        validate_params(self)
         return method(self, *args, **kwargs)
 
     wrapper._validates_params = True

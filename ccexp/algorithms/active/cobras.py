@@ -40,12 +40,15 @@ all stated in ``experiments/aronsson2024/README.md``:
 
 from __future__ import annotations
 
-import numpy as np
+from numbers import Integral
 
-from ..._validation import check_positive_int, check_random_state
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
+from ..._validation import check_random_state
 from ...problem_oracle import PairwiseSimilarityOracle
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from ..base import RANDOM_STATE, ProblemEstimator
 from . import _cobras_kernels as CK
 from .estimator import ActiveCorrelationClustering
 
@@ -421,6 +424,14 @@ class COBRAS(ProblemEstimator):
 
     supervision = "oracle"
 
+    # the budget and the batch as for the active strategies (whose validation computes them)
+    _parameter_constraints = {
+        "max_queries": ActiveCorrelationClustering._parameter_constraints["max_queries"],
+        "batch_size": ActiveCorrelationClustering._parameter_constraints["batch_size"],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, max_queries=1.0, batch_size="auto", n_init=10, random_state=None):
         self.max_queries = max_queries
         self.batch_size = batch_size
@@ -443,7 +454,7 @@ class COBRAS(ProblemEstimator):
         return helper._check_params(n * (n - 1) // 2)
 
     def _run(self, X, oracle, budget, batch, rng, callback):
-        return _CobrasRun(X, oracle, budget, batch, check_positive_int(self.n_init, "n_init"), rng, callback)
+        return _CobrasRun(X, oracle, budget, batch, int(self.n_init), rng, callback)
 
     def _fit(self, oracle, X, callback):
         if X is None:

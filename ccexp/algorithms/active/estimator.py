@@ -14,7 +14,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.cluster import KMeans
-from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils._param_validation import Interval, Options, RealNotInt, StrOptions
 
 from ..._validation import check_positive_int, check_random_state, unknown_name_error
 from ...problem_oracle import PairwiseSimilarityOracle
@@ -189,8 +189,8 @@ class ActiveCorrelationClustering(ProblemEstimator):
     # None of a preset-filled parameter means "the preset's" (PRESET_PARAMS).
     _parameter_constraints = {
         "strategy": [StrOptions(set(STRATEGIES))],
-        "max_queries": [Interval(Integral, 0, None, closed="left"), Interval(Real, 0, 1, closed="right")],
-        "batch_size": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="neither"),
+        "max_queries": [Interval(Integral, 0, None, closed="left"), Interval(RealNotInt, 0, 1, closed="right")],
+        "batch_size": [StrOptions({"auto"}), Interval(RealNotInt, 0, 1, closed="neither"),
                        Interval(Integral, 1, None, closed="left")],
         "init": [StrOptions(set(INITS))],
         "init_k": [Interval(Integral, 1, None, closed="left"), None],

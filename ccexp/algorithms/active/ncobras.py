@@ -36,10 +36,10 @@ What this module implements (and what it leaves out) — said again in
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
-
-from ..._validation import check_positive_int, check_probability
+from sklearn.utils._param_validation import Interval
 from ...cc.union_find import UnionFind
 from ...registry import ALGORITHMS
 from . import _cobras_kernels as CK
@@ -143,6 +143,13 @@ class NCOBRAS(COBRAS):
         ``(u, v) -> accepted answer`` (the mean of the answers of the accepted sign).
     """
 
+    _parameter_constraints = {
+        **COBRAS._parameter_constraints,
+        "gamma": [Interval(Real, 0, 1, closed="both")],
+        "confidence": [Interval(Real, 0.5, 1, closed="neither")],
+        "max_requeries": [Interval(Integral, 0, None, closed="left")],
+    }
+
     def __init__(self, max_queries=1.0, batch_size="auto", gamma=0.1, confidence=0.95, max_requeries=4,
                  n_init=10, random_state=None):
         super().__init__(max_queries=max_queries, batch_size=batch_size, n_init=n_init, random_state=random_state)
@@ -151,16 +158,8 @@ class NCOBRAS(COBRAS):
         self.max_requeries = max_requeries
 
     def _run(self, X, oracle, budget, batch, rng, callback):
-        gamma = check_probability(self.gamma, "gamma")
-        confidence = float(self.confidence)
-        if not 0.5 < confidence < 1.0:
-            raise ValueError(f"confidence must be in (0.5, 1), got {self.confidence!r}")
-        n_init = check_positive_int(self.n_init, "n_init")
-        max_requeries = int(self.max_requeries)
-        if max_requeries != self.max_requeries or max_requeries < 0:
-            raise ValueError(f"max_requeries must be a non-negative integer, got {self.max_requeries!r}")
-        return _NCobrasRun(X, oracle, budget, batch, n_init, rng, callback,
-                           gamma=gamma, confidence=confidence, max_requeries=max_requeries)
+        return _NCobrasRun(X, oracle, budget, batch, int(self.n_init), rng, callback, gamma=float(self.gamma),
+                           confidence=float(self.confidence), max_requeries=int(self.max_requeries))
 
     def _finish(self, run) -> None:
         self.n_requeries_ = run.n_requeries

@@ -17,9 +17,9 @@ import math
 
 import numpy as np
 
-from ..._validation import check_positive_int, check_random_state
+from ..._validation import check_random_state
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from ..base import RANDOM_STATE, ProblemEstimator
 from .estimator import ActiveCorrelationClustering
 
 
@@ -100,6 +100,13 @@ class QECC(ProblemEstimator):
     needs_features = False
 
     supervision = "oracle"
+
+    # the budget and the batch as for the active strategies (whose validation computes them)
+    _parameter_constraints = {
+        "max_queries": ActiveCorrelationClustering._parameter_constraints["max_queries"],
+        "batch_size": ActiveCorrelationClustering._parameter_constraints["batch_size"],
+        "random_state": RANDOM_STATE,
+    }
 
     def __init__(self, max_queries=1.0, batch_size="auto", random_state=None):
         self.max_queries = max_queries

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 from scipy.cluster.hierarchy import linkage
 
 from ...cc.union_find import connected_components
 from ...objectives.clusterings import EncodedClusterings, condensed_weights
 from ...registry import ALGORITHMS
+from ..base import RANDOM_STATE
 from .estimator import AggregationEstimator
 
 
@@ -45,6 +49,14 @@ class Agglomerative(AggregationEstimator):
     Equal average distances are resolved by scipy's chain (in effect by
     the items' order), which ``item_order="random"`` randomises.
     """
+
+    _parameter_constraints = {
+        "max_items": [Interval(Integral, 1, None, closed="left")],
+        "p": AggregationEstimator.P_CONSTRAINT,
+        "inclusive": ["boolean"],
+        "item_order": AggregationEstimator.ITEM_ORDER_CONSTRAINT,
+        "random_state": RANDOM_STATE,
+    }
 
     def __init__(self, max_items=12000, p=None, inclusive=False, item_order="index", random_state=None):
         self.max_items = max_items

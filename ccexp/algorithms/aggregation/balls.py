@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from ...registry import ALGORITHMS
+from ..base import RANDOM_STATE
 from . import _kernels as K
 from .estimator import AggregationEstimator
 from ...objectives.clusterings import EncodedClusterings, total_weights
@@ -39,6 +43,13 @@ class Balls(AggregationEstimator):
     matrix (X_uv is evaluated from the label rows).
     """
 
+    _parameter_constraints = {
+        "alpha": [Interval(Real, 0, 0.5, closed="right")],
+        "p": AggregationEstimator.P_CONSTRAINT,
+        "item_order": AggregationEstimator.ITEM_ORDER_CONSTRAINT,
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, alpha=0.4, p=None, item_order="index", random_state=None):
         self.alpha = alpha
         self.p = p
@@ -47,7 +58,5 @@ class Balls(AggregationEstimator):
 
     def _cluster(self, enc: EncodedClusterings) -> np.ndarray:
         alpha = float(self.alpha)
-        if not 0.0 < alpha <= 0.5:
-            raise ValueError(f"alpha must be in (0, 1/2], got {self.alpha!r}")
         order = np.argsort(total_weights(enc), kind="stable").astype(np.int64)
         return K.balls_kernel(enc.codes, enc.q, order, alpha)

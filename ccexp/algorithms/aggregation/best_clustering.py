@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...registry import ALGORITHMS
+from ..base import RANDOM_STATE
 from .estimator import AggregationEstimator
 from ...objectives.clusterings import EncodedClusterings, disagreement
 
@@ -36,6 +37,8 @@ class BestClustering(AggregationEstimator):
     """
 
     deterministic = True  # the input clustering of least D(C); ties: the first input clustering
+
+    _parameter_constraints = {"p": AggregationEstimator.P_CONSTRAINT, "random_state": RANDOM_STATE}
 
     def __init__(self, p=None, random_state=None):
         self.p = p

@@ -18,16 +18,44 @@ and share :class:`CategoricalEstimator`'s entry points.
 from __future__ import annotations
 
 import time
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, Options, StrOptions
 
 from ..._validation import check_random_state
 from ...cc.labels import relabel_contiguous
+from ...registry import ALGORITHMS
 from ..base import ProblemEstimator
 from ...objectives.clusterings import EncodedClusterings, check_p, encode
 
 #: Figure 1 of the paper: three clusterings of six objects (rows = clusterings).
 FIGURE1 = np.array([[0, 0, 1, 1, 2, 2], [0, 1, 0, 1, 2, 3], [0, 1, 0, 1, 2, 2]], dtype=np.int64)
+
+
+class AggregationAlgorithms(StrOptions):
+    """``StrOptions`` of some fixed names plus the registered aggregation algorithms but ``exclude``.
+
+    The registry is read when a parameter is validated (at fit time), not
+    when the class is defined: the aggregation modules register one by one,
+    and plugins register later still.  LOCALSEARCH's ``init`` and
+    SAMPLING's ``algorithm`` name another algorithm of the family this way.
+    """
+
+    def __init__(self, fixed=(), exclude=()):
+        # not StrOptions.__init__: it stores a fixed set, and reading the registry here, at import, is too early
+        super(Options, self).__init__()
+        self.type = str
+        self.deprecated = set()
+        self._fixed = tuple(fixed)
+        self._exclude = frozenset(exclude)
+
+    @property
+    def options(self) -> tuple:
+        """The fixed names, then the registered aggregation algorithms in name order."""
+        names = [n for n in ALGORITHMS.names() if n not in self._exclude and n not in self._fixed
+                 and isinstance(ALGORITHMS.get(n), type) and issubclass(ALGORITHMS.get(n), AggregationEstimator)]
+        return self._fixed + tuple(names)
 
 
 class AggregationEstimator(ProblemEstimator):
@@ -47,6 +75,10 @@ class AggregationEstimator(ProblemEstimator):
 
     #: values of ``item_order`` (for the subclasses that take it)
     ITEM_ORDERS = ("index", "random")
+
+    #: ``_parameter_constraints`` entries the subclasses share (scikit-learn's validation, at fit time)
+    P_CONSTRAINT = [Interval(Real, 0, 1, closed="both"), None]
+    ITEM_ORDER_CONSTRAINT = [StrOptions(set(ITEM_ORDERS))]
 
     reads = ("clusterings",)  # capability declaration (ccexp.capabilities)
     needs_features = False
@@ -92,9 +124,7 @@ class AggregationEstimator(ProblemEstimator):
         algorithm that draws more (LOCALSEARCH's random start) continues the
         same stream.
         """
-        order = getattr(self, "item_order", "index")
-        if order not in self.ITEM_ORDERS:
-            raise ValueError(f"item_order must be one of {self.ITEM_ORDERS}, got {order!r}")
+        order = getattr(self, "item_order", "index")  # one of ITEM_ORDERS: its constraint is checked at fit time
         if order == "index":
             self._rng = None
             return None
@@ -151,9 +181,7 @@ class CategoricalEstimator(ProblemEstimator):
         if C.shape[0] == 0:  # as every aggregator refuses it (encode): no input, no answer
             raise ValueError(f"clusterings must hold at least one clustering (m >= 1), got m = {C.shape[0]}")
         T = check_table(C.T, "clusterings")
-        order = getattr(self, "item_order", "index")
-        if order not in AggregationEstimator.ITEM_ORDERS:
-            raise ValueError(f"item_order must be one of {AggregationEstimator.ITEM_ORDERS}, got {order!r}")
+        order = getattr(self, "item_order", "index")  # one of ITEM_ORDERS: its constraint is checked at fit time
         if order == "index":
             return self._fit_table(T)
         perm = check_random_state(getattr(self, "random_state", None)).permutation(T.shape[0])

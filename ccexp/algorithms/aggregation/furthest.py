@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...registry import ALGORITHMS
+from ..base import RANDOM_STATE
 from . import _kernels as K
 from .estimator import AggregationEstimator
 from ...objectives.clusterings import EncodedClusterings, disagreement
@@ -43,6 +44,12 @@ class Furthest(AggregationEstimator):
     O(n^2 m) for the furthest pair, then O(n m) per centre for the
     assignment and the cost: O(n^2 m + k n m), no n x n matrix.
     """
+
+    _parameter_constraints = {
+        "p": AggregationEstimator.P_CONSTRAINT,
+        "item_order": AggregationEstimator.ITEM_ORDER_CONSTRAINT,
+        "random_state": RANDOM_STATE,
+    }
 
     def __init__(self, p=None, item_order="index", random_state=None):
         self.p = p

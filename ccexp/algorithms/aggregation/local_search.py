@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import time
 import warnings
+from numbers import Integral
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from ..._validation import check_random_state
 
 from ...registry import ALGORITHMS
+from ..base import RANDOM_STATE, validate_params
 from . import _kernels as K
-from .estimator import AggregationEstimator
+from .estimator import AggregationAlgorithms, AggregationEstimator
 from ...objectives.clusterings import EncodedClusterings
 
 INITS = ("singletons", "random", "one")
@@ -100,6 +103,18 @@ class LocalSearch(AggregationEstimator):
     strict improvement.
     """
 
+    _parameter_constraints = {
+        "init": [AggregationAlgorithms(INITS, exclude={"local_search"})],
+        "n_init_clusters": [Interval(Integral, 1, None, closed="left")],
+        "init_params": [dict, None],
+        "max_passes": [Interval(Integral, 1, None, closed="left")],
+        "p": AggregationEstimator.P_CONSTRAINT,
+        "item_order": AggregationEstimator.ITEM_ORDER_CONSTRAINT,
+        "join_ties": ["boolean"],
+        "self_pair": ["boolean"],
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, init="singletons", n_init_clusters=10, init_params=None, max_passes=1000, p=None,
                  item_order="index", join_ties=False, self_pair=False, random_state=None):
         self.init = init
@@ -120,19 +135,13 @@ class LocalSearch(AggregationEstimator):
             return np.zeros(n, dtype=np.int64)
         if self.init == "random":
             k = int(self.n_init_clusters)
-            if k < 1:
-                raise ValueError(f"n_init_clusters must be >= 1, got {self.n_init_clusters!r}")
             rng = getattr(self, "_rng", None)  # the stream that drew the item order, if any
             return (rng if rng is not None else check_random_state(self.random_state)).integers(0, k, size=n)
-        if self.init in ALGORITHMS and self.init != "local_search":
-            est = ALGORITHMS.get(self.init)(**dict(self.init_params or {}))
-            if not isinstance(est, AggregationEstimator):
-                raise ValueError(f"init={self.init!r} is not a clustering-aggregation algorithm")
-            est.p = self.p if self.p is not None else enc_p(enc)
-            return est._fit_encoded(enc).labels_
-        raise ValueError(
-            f"init must be one of {INITS} or the name of an aggregation algorithm, got {self.init!r}"
-        )
+        # another aggregation algorithm (the init constraint); its parameters are checked as its fit would
+        est = ALGORITHMS.get(self.init)(**dict(self.init_params or {}))
+        validate_params(est)
+        est.p = self.p if self.p is not None else enc_p(enc)
+        return est._fit_encoded(enc).labels_
 
     def _cluster(self, enc: EncodedClusterings) -> np.ndarray:
         if enc.n_items == 0:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import time
+from numbers import Integral
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..._validation import check_random_state
 
 from ...registry import ALGORITHMS
+from ..base import RANDOM_STATE, validate_params
 from . import _kernels as K
-from .estimator import AggregationEstimator
+from .estimator import AggregationAlgorithms, AggregationEstimator
 from ...objectives.clusterings import EncodedClusterings
 
 
@@ -72,6 +75,15 @@ class Sampling(AggregationEstimator):
     O(n k m) for the assignment with k sample clusters.
     """
 
+    _parameter_constraints = {
+        "algorithm": [AggregationAlgorithms(exclude={"sampling"})],
+        "algorithm_params": [dict, None],
+        "sample_size": [Interval(Integral, 1, None, closed="left")],
+        "singletons": [StrOptions(set(SINGLETONS))],
+        "p": AggregationEstimator.P_CONSTRAINT,
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, algorithm="furthest", algorithm_params=None, sample_size=1000, singletons="aggregate", p=None,
                  random_state=None):
         self.algorithm = algorithm
@@ -82,21 +94,16 @@ class Sampling(AggregationEstimator):
         self.random_state = random_state
 
     def _inner(self) -> AggregationEstimator:
-        if self.algorithm == "sampling" or self.algorithm not in ALGORITHMS:
-            raise ValueError(f"algorithm must name an aggregation algorithm other than 'sampling', got {self.algorithm!r}")
+        # an aggregation algorithm other than sampling (the algorithm constraint); its parameters are
+        # checked as its own fit would
         est = ALGORITHMS.get(self.algorithm)(**dict(self.algorithm_params or {}))
-        if not isinstance(est, AggregationEstimator):
-            raise ValueError(f"algorithm={self.algorithm!r} is not a clustering-aggregation algorithm")
         if "random_state" in est.get_params():
             est.set_params(random_state=self.random_state)
+        validate_params(est)
         return est
 
     def _cluster(self, enc: EncodedClusterings) -> np.ndarray:
         s = int(self.sample_size)
-        if s < 1:
-            raise ValueError(f"sample_size must be >= 1, got {self.sample_size!r}")
-        if self.singletons not in SINGLETONS:
-            raise ValueError(f"singletons must be one of {', '.join(SINGLETONS)}, got {self.singletons!r}")
         self._timing = {"sample": 0.0, "assign": 0.0, "singletons": 0.0}
         self.n_levels_ = 0
         rng = check_random_state(self.random_state)

@@ -18,13 +18,15 @@ guarantee: it is Algorithm 1's pipeline, not its bound.
 from __future__ import annotations
 
 import time
+from numbers import Integral
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from ..._validation import check_positive_int
 from ...cc import cc_cost, cc_local_search, pivot, signed_graph_from_edges
 from ...objectives.kernels import triplet_cost
 from ...registry import ALGORITHMS
+from ..base import RANDOM_STATE
 from .base import TripletEstimator
 from . import _kernels as K
 from .vertex_cover import triplet_vertex_cover
@@ -65,15 +67,19 @@ class TripletApprox(TripletEstimator):
     G_T'), n_removed_, timings_.
     """
 
+    _parameter_constraints = {
+        "solver": [StrOptions({"pivot_ls", "pivot", "local_search"})],
+        "n_pivots": [Interval(Integral, 1, None, closed="left")],
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, solver="pivot_ls", n_pivots=10, random_state=None):
         self.solver = solver
         self.n_pivots = n_pivots
         self.random_state = random_state
 
     def _fit(self, T, n_items):
-        if self.solver not in ("pivot_ls", "pivot", "local_search"):
-            raise ValueError(f"solver must be one of 'pivot_ls', 'pivot', 'local_search', got {self.solver!r}")
-        n_pivots = check_positive_int(self.n_pivots, "n_pivots")
+        n_pivots = int(self.n_pivots)
         t0 = time.perf_counter()
         covered, _ = triplet_vertex_cover(T, n_items)
         T_kept = T[~covered]

@@ -17,14 +17,17 @@ local search on the same G_T') is not.
 from __future__ import annotations
 
 import time
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from ...cc import cc_cost
 from ...cc.exact import PairObjective, cc_lp
 from ...cc.region_growing import edge_metric, region_growing
 from ...objectives.kernels import triplet_cost
 from ...registry import ALGORITHMS
+from ..base import RANDOM_STATE
 from . import _kernels as K
 from .approx import triplet_cc_instance
 from .base import TripletEstimator
@@ -55,16 +58,18 @@ class TripletApproxLP(TripletEstimator):
     records).
     """
 
+    _parameter_constraints = {
+        "lp_time_limit": [Interval(Real, 0, None, closed="neither")],
+        "c": [Interval(Real, 0, None, closed="neither")],
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, lp_time_limit: float = 600.0, c: float = 2.0, random_state=None):
         self.lp_time_limit = lp_time_limit
         self.c = c
         self.random_state = random_state
 
     def _fit(self, T, n_items):
-        if not float(self.lp_time_limit) > 0:
-            raise ValueError(f"lp_time_limit must be > 0 seconds, got {self.lp_time_limit!r}")
-        if not float(self.c) > 0:
-            raise ValueError(f"c must be > 0, got {self.c!r}")
         t0 = time.perf_counter()
         covered, _ = triplet_vertex_cover(T, n_items)
         T_kept = T[~covered]

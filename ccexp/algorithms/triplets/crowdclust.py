@@ -9,17 +9,20 @@ clustered it with a Dirichlet-process mixture (:mod:`.dpmm`).
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.mixture import BayesianGaussianMixture
+from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
 
 from ..._validation import check_positive_int, check_random_state
 from ...registry import ALGORITHMS
+from ..base import RANDOM_STATE
 from .base import TripletEstimator
 from . import _crowdclust_kernels as K
 from . import _crowdclust_vb as V
-from .dpmm import DP_METHODS, cluster_embedding
+from .dpmm import DP_CONSTRAINTS, cluster_embedding
 
 #: Largest n for which pair labels are counted in a dense n x n table.
 DENSE_PAIR_MAX_ITEMS = 4096
@@ -338,6 +341,19 @@ class CrowdClustDPMM(TripletEstimator):
     (4, 4)
     """
 
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "sigma_x": [Interval(Real, 0, None, closed="neither")],
+        "sigma_w": [Interval(Real, 0, None, closed="neither")],
+        "sigma_tau": [Interval(Real, 0, None, closed="neither")],
+        "inference": [StrOptions(set(INFERENCES))],
+        "item_prior": [StrOptions(set(ITEM_PRIORS))],
+        **DP_CONSTRAINTS,
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(
         self,
         n_components=4,
@@ -367,13 +383,8 @@ class CrowdClustDPMM(TripletEstimator):
         self.random_state = random_state
 
     def _fit(self, T, n_items):
-        if self.inference not in INFERENCES:
-            raise ValueError(f"inference must be one of {INFERENCES}, got {self.inference!r}")
-        if self.item_prior not in ITEM_PRIORS or (self.item_prior != "normal" and self.inference == "map"):
-            raise ValueError(f"item_prior must be one of {ITEM_PRIORS} ('mixture' needs inference='vb'), "
-                             f"got {self.item_prior!r}")
-        if self.dp not in DP_METHODS:
-            raise ValueError(f"dp must be one of {DP_METHODS}, got {self.dp!r}")
+        if self.item_prior != "normal" and self.inference == "map":  # each alone: its constraint; the pair: here
+            raise ValueError(f"item_prior={self.item_prior!r} needs inference='vb' (MAP fits the normal prior only)")
         rng = check_random_state(self.random_state)
         emb_seed, dp_seed = rng.spawn(2)
         t0 = time.perf_counter()

@@ -12,10 +12,12 @@ Dirichlet-process prior on the weights stands in for it
 from __future__ import annotations
 
 import warnings
+from numbers import Integral
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import BayesianGaussianMixture
+from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
 
 from ..._validation import check_positive_int, check_random_state
@@ -26,6 +28,13 @@ from .vdp import vdp_labels
 DP_PRIORS = ("data", "unit", "vdpgm")
 #: The DP mixtures an embedding baseline can cluster with (:func:`cluster_embedding`'s ``method``).
 DP_METHODS = ("sklearn", "vdp")
+#: ``_parameter_constraints`` of the embedding baselines' mixture parameters (``dp``, ``dp_max_components``,
+#: ``dp_covariance``: :func:`cluster_embedding`'s ``method``, ``max_components``, ``covariance_type``)
+DP_CONSTRAINTS = {
+    "dp": [StrOptions(set(DP_METHODS))],
+    "dp_max_components": [Interval(Integral, 1, None, closed="left")],
+    "dp_covariance": [StrOptions({"full", "tied", "diag", "spherical"})],
+}
 
 
 def dp_mixture_labels(

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import time
 import warnings
+from numbers import Integral
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from ..._validation import check_labels, check_positive_int, check_random_state
+from ..._validation import check_labels, check_random_state
 from ...cc.labels import relabel_first_appearance
 from ...objectives.kernels import triplet_cost
 from ...registry import ALGORITHMS
+from ..base import RANDOM_STATE
 from .base import TripletEstimator
 from . import _kernels as K
-from .vertex_cover import triplet_vertex_cover
+from .vertex_cover import REDUNDANT_ORDERS, VC_ORDERS, triplet_vertex_cover
 
 
 TIE_BREAKS = {"stay": K.TIE_STAY, "first": K.TIE_FIRST, "last": K.TIE_LAST, "random": K.TIE_RANDOM}
@@ -152,6 +155,17 @@ class TripletLocalSearch(TripletEstimator):
     array([0, 0, 1, 1])
     """
 
+    _parameter_constraints = {
+        "init": [StrOptions({"different", "equal"})],
+        "vertex_cover": ["boolean"],
+        "tie_break": [StrOptions(set(TIE_BREAKS))],
+        "max_passes": [Interval(Integral, 1, None, closed="left")],
+        "vc_order": [StrOptions(set(VC_ORDERS))],
+        "redundant_order": [StrOptions(set(REDUNDANT_ORDERS))],
+        "item_order": [StrOptions({"index", "random"})],
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(self, init="different", vertex_cover=True, tie_break="first", max_passes=1000, vc_order="pairs",
                  redundant_order="input", item_order="index", random_state=None):
         self.init = init
@@ -164,12 +178,8 @@ class TripletLocalSearch(TripletEstimator):
         self.random_state = random_state
 
     def _fit(self, T, n_items):
-        if self.init not in ("different", "equal"):
-            raise ValueError(f"init must be 'different' or 'equal', got {self.init!r}")
-        max_passes = check_positive_int(self.max_passes, "max_passes")
+        max_passes = int(self.max_passes)
         t0 = time.perf_counter()
-        if self.item_order not in ("index", "random"):
-            raise ValueError(f"item_order must be 'index' or 'random', got {self.item_order!r}")
         # seeds for the random options only (the defaults draw nothing): three integers from random_state
         randomised = "random" in (self.tie_break, self.vc_order.split("_")[0], self.redundant_order, self.item_order)
         vc_seed, ls_seed, order_seed = (check_random_state(self.random_state).integers(2**63, size=3) if randomised

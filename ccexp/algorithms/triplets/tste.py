@@ -9,16 +9,19 @@ mixture (:mod:`.dpmm`).
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.optimize import minimize
+from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import threadpool_limits
 
 from ..._validation import as_index_array, check_positive_int, check_random_state
 from ...registry import ALGORITHMS
+from ..base import RANDOM_STATE
 from .base import TripletEstimator
 from . import _tste_kernels as K
-from .dpmm import DP_METHODS, DP_PRIORS, cluster_embedding
+from .dpmm import DP_CONSTRAINTS, DP_PRIORS, cluster_embedding
 
 ANCHORS = ("both", "first")
 #: Largest n for which the cost is computed through n x n kernel tables
@@ -263,6 +266,21 @@ class TSTEDPMM(TripletEstimator):
     (4, 4)
     """
 
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "alpha": [Interval(Real, 0, None, closed="neither"), None],
+        "anchors": [StrOptions(set(ANCHORS))],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "optimizer": [StrOptions(set(OPTIMIZERS))],
+        "step": [StrOptions(set(STEPS))],  # "tste_theano" only with optimizer="gd": tste_embedding checks
+        "lam": [Interval(Real, 0, None, closed="left")],
+        "dp_prior": [StrOptions(set(DP_PRIORS))],
+        "dp_standardize": ["boolean"],
+        "dp_concentration": [Interval(Real, 0, None, closed="neither"), None],
+        **DP_CONSTRAINTS,
+        "random_state": RANDOM_STATE,
+    }
+
     def __init__(
         self,
         n_components=4,
@@ -296,12 +314,6 @@ class TSTEDPMM(TripletEstimator):
         self.random_state = random_state
 
     def _fit(self, T, n_items):
-        if self.anchors not in ANCHORS:
-            raise ValueError(f"anchors must be one of {ANCHORS}, got {self.anchors!r}")
-        if self.dp not in DP_METHODS:
-            raise ValueError(f"dp must be one of {DP_METHODS}, got {self.dp!r}")
-        if self.dp_prior not in DP_PRIORS:
-            raise ValueError(f"dp_prior must be one of {DP_PRIORS}, got {self.dp_prior!r}")
         both = self.anchors == "both"
         rng = check_random_state(self.random_state)
         tste_seed, dp_seed = rng.spawn(2)
