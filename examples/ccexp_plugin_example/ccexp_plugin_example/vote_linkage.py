@@ -18,11 +18,14 @@ on disagreements between input clusterings.  Deterministic, no features.
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
+from sklearn.utils._param_validation import Interval
 
-from ccexp.algorithms.base import ProblemEstimator
+from ccexp.algorithms.base import RANDOM_STATE, ProblemEstimator
 
 
 def vote_similarity(problem) -> np.ndarray:
@@ -80,14 +83,15 @@ class VoteLinkage(ProblemEstimator):
     reads = ("triplets", "relative", "pairwise")
     needs_features = False
 
+    # checked before every fit (a ValueError naming the parameter); random_state is ccexp's to check
+    _parameter_constraints = {"threshold": [Interval(Real, 0, 1, closed="right")], "random_state": RANDOM_STATE}
+
     def __init__(self, threshold=0.5, random_state=None):
         self.threshold = threshold
         self.random_state = random_state
 
     def fit_problem(self, problem):
         threshold = float(self.threshold)
-        if not 0.0 < threshold <= 1.0:
-            raise ValueError(f"threshold must be in (0, 1], got {self.threshold!r}")
         S = vote_similarity(problem)
         n = problem.n_items
         if n == 1:
