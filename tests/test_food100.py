@@ -102,14 +102,16 @@ def test_exp2_reproduces_food_clustering_at_ci_scale(tmp_path):
     assert len(row["labels"].split()) == 100
     cmp = pd.read_csv(out / "comparison.csv")
     # every Food row of Section V-B reproduced on the paper's 190,376 unique triplets (4 clusters, one a
-    # singleton), and on the full file's 250,320 as the labelled second row; Nature waits for its
+    # singleton; the density claim; the run time); the full file's 250,320 run as a second, labelled setting
+    # with no reference row of its own (the paper names only the unique count); Nature waits for its
     # (non-public) triplets
     show = cmp[["ref_id", "ours", "status"]]
     food = cmp["ref_id"].str.endswith("/food100")
-    food_all = cmp["ref_id"].str.endswith("/food100_all")
-    assert food.sum() == 4 and set(cmp.loc[food, "status"]) == {"reproduced"}, show
-    assert food_all.sum() == 3 and set(cmp.loc[food_all, "status"]) == {"reproduced"}, show
-    rest = ~(food | food_all)
+    timed = cmp["ref_id"].str.contains("_within_")  # a run-time claim: judged, but timing is never a test's assertion
+    assert food.sum() == 5 and set(cmp.loc[food & ~timed, "status"]) == {"reproduced"}, show
+    assert cmp.loc[food & timed, "status"].isin(["reproduced", "differs"]).all(), show
+    assert not cmp["ref_id"].str.endswith("/food100_all").any(), show
+    rest = ~food
     assert set(cmp.loc[rest, "status"]) == {"not run"} and cmp.loc[rest, "ref_id"].str.endswith("/nature").all()
     assert (out / "figures" / "cluster_sizes.png").is_file()
     members = pd.read_csv(out / "tables" / "cluster_members.csv")
