@@ -285,7 +285,11 @@ def test_the_cli_runs_the_grids_as_placed(monkeypatch, tmp_path):
           f"paths.results={tmp_path}"]
     seen = {}
     monkeypatch.setattr(cli, "check_instances", lambda cases: None)  # loads the real datasets: not what is tested
-    monkeypatch.setenv("CCEXP_DATA_DIR", os.environ.get("CCEXP_DATA_DIR", ""))  # run() sets it; restored after
+    # run() sets CCEXP_DATA_DIR: the monkeypatch puts it back as it was, set or not (set to '' it was a bad paths.data)
+    if "CCEXP_DATA_DIR" in os.environ:
+        monkeypatch.setenv("CCEXP_DATA_DIR", os.environ["CCEXP_DATA_DIR"])
+    else:
+        monkeypatch.delenv("CCEXP_DATA_DIR", raising=False)
 
     def fake_run_sweep(experiment, dataset, oracle, results, algorithms=None, **kwargs):
         seen["cases"] = expand(experiment, dataset, oracle, algorithms=algorithms)
