@@ -2,7 +2,8 @@
 
 The README's "Results against the paper" section holds, between the markers
 :data:`BEGIN` and :data:`END`, a table made by :func:`results_block` from
-``results/<experiment>/paper/comparison.csv`` of both experiments and the
+``results/<experiment>/paper/comparison.csv`` of both experiments, judged again by
+today's rule as the reproduction page judges it (:func:`ccexp.report.joined.collect`), and the
 ``cause`` column of ``reference.csv``, so the README cannot say something the
 page does not: ``tests/test_reproduction_ukkonen2017.py`` regenerates the block
 and compares.  Rewrite it after a paper-scale run with::
@@ -18,7 +19,8 @@ from pathlib import Path
 import pandas as pd
 
 from ._ukkonen2017_cells import DISPLAY
-from .reference import experiments_dir, load_reference
+from .joined import collect
+from .reference import experiments_dir
 from .tables import is_missing
 from .tolerance import STATUSES
 
@@ -45,11 +47,10 @@ def comparison_table(results_dir: Path) -> pd.DataFrame:
         path = Path(results_dir) / name / "paper" / "comparison.csv"
         if not path.is_file():
             continue
-        cmp = pd.read_csv(path, keep_default_na=False, na_values=[""])
-        ref = load_reference("ukkonen2017", name).set_index("ref_id")
-        cause = ref["cause"] if "cause" in ref else pd.Series(dtype=object)
-        cmp["cause"] = ["" if is_missing(cause.get(r)) else str(cause.get(r)).split(":")[0].strip()
-                        for r in cmp["ref_id"]]
+        # the page's rows: every reference row, judged again by today's rule from the committed
+        # comparison (as results/REPRODUCTION.md judges it), with reference.csv's cause
+        cmp = collect(name, Path(results_dir), "paper").rows.copy()
+        cmp["cause"] = ["" if is_missing(c) else str(c).split(":")[0].strip() for c in cmp["cause"]]
         cmp["experiment"] = name
         frames.append(cmp)
     if not frames:

@@ -28,6 +28,8 @@ Usage::
 
     python experiments/ukkonen2017/ablation_local_search.py --study algorithm --out /tmp/abl_ls.csv
     python experiments/ukkonen2017/ablation_local_search.py --study generator --out /tmp/abl_gen.csv
+    python experiments/ukkonen2017/ablation_local_search.py --study generator --out /tmp/gen_cells.csv \\
+        --cells 8,0.01,0 16,0.05,0.1   # only these (k, a, b) cells
     python experiments/ukkonen2017/ablation_local_search.py --summary /tmp/abl_ls.csv [--markdown]
 """
 
@@ -101,7 +103,8 @@ def run(args) -> None:
     _, cases = experiment_cases("exp1_triplets", "paper")
     cases = [c for c in cases if c.algorithm == "ls_ad_vc" and c.instance.trial < args.trials
              and (spec["fractions"] is None
-                  or any(abs(c.instance.setting["oracle.fraction"] - a) < 1e-9 for a in spec["fractions"]))]
+                  or any(abs(c.instance.setting["oracle.fraction"] - a) < 1e-9 for a in spec["fractions"]))
+             and (not args.cells or _cell(c.instance.setting) in args.cells)]
     out = Path(args.out)
     done = set()
     if out.is_file():
@@ -140,6 +143,19 @@ def run(args) -> None:
             fh.flush()
             print(f"{args.study}: k={inst.setting['dataset.k']} a={inst.setting['oracle.fraction']} "
                   f"b={inst.setting['oracle.noise']} trial {inst.trial}", flush=True)
+
+
+def _cell(setting) -> tuple:
+    """(k, a, b) of an instance's setting, rounded as ``--cells`` parses them."""
+    return (int(setting["dataset.k"]), round(float(setting["oracle.fraction"]), 6), round(float(setting["oracle.noise"]), 6))
+
+
+def _parse_cell(text: str) -> tuple:
+    try:
+        k, a, b = text.split(",")
+        return (int(k), round(float(a), 6), round(float(b), 6))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--cells: {text!r} is not k,a,b (e.g. 8,0.01,0)") from None
 
 
 _CASES_BY_INSTANCE: dict = {}
@@ -232,6 +248,7 @@ def main(argv=None) -> int:
     p.add_argument("--study", choices=sorted(STUDIES))
     p.add_argument("--out")
     p.add_argument("--trials", type=int, default=10)
+    p.add_argument("--cells", type=_parse_cell, nargs="+", help="only these Table I cells, each k,a,b (e.g. 8,0.01,0)")
     p.add_argument("--summary")
     p.add_argument("--markdown", action="store_true")
     args = p.parse_args(argv)
