@@ -68,11 +68,12 @@ TABLE1 = dict(k=(2, 4, 8, 16), a=(1.0, 0.1, 0.05, 0.01), b=(0.0, 0.1, 0.2))
 FIELDS = ["method", "embedding", "dp", "k", "a", "b", "trial", "instance_id", "n_clusters", "ari", "seconds"]
 
 
-def instances(method: str, fractions, trials: int):
-    """The exp1 paper-scale cases of ``method`` in the Table I cells, cheapest fractions first."""
+def instances(method: str, fractions, trials: int, noises=None):
+    """The exp1 paper-scale cases of ``method`` in the Table I cells (``noises``: only these b), cheapest first."""
     _, cases = experiment_cases("exp1_triplets", "paper")
     out = [c for c in cases if c.algorithm == ALGORITHM[method] and c.instance.trial < trials
            and any(abs(c.instance.setting["oracle.fraction"] - a) < 1e-9 for a in fractions)
+           and (noises is None or any(abs(c.instance.setting["oracle.noise"] - b) < 1e-9 for b in noises))
            and c.instance.setting["dataset.k"] in TABLE1["k"]]
     return sorted(out, key=lambda c: (c.instance.setting["oracle.fraction"], c.instance.setting["dataset.k"],
                                       c.instance.setting["oracle.noise"], c.instance.trial))
@@ -120,7 +121,7 @@ def run(args) -> None:
         w = csv.DictWriter(fh, fieldnames=FIELDS)
         if new:
             w.writeheader()
-        for case in instances(args.method, args.fractions, args.trials):
+        for case in instances(args.method, args.fractions, args.trials, args.noises):
             inst = case.instance
             todo = [(e, d) for e in args.embeddings for d in args.dps if (e, d, inst.instance_id) not in done]
             if not todo:
@@ -234,6 +235,7 @@ def main(argv=None) -> int:
     p.add_argument("--cache", default="/tmp/ukkonen_ablation_cache", help="folder of cached embeddings")
     p.add_argument("--fractions", type=float, nargs="+", default=list(TABLE1["a"]))
     p.add_argument("--trials", type=int, default=10)
+    p.add_argument("--noises", type=float, nargs="+", help="only these b (default: 0, 0.1, 0.2)")
     p.add_argument("--embeddings", nargs="+")
     p.add_argument("--dps", nargs="+", default=list(DPS))
     p.add_argument("--summary", help="summarise a CSV instead of running")
