@@ -150,7 +150,10 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
     ours: dict = {}
     sems: dict = {}
     tables = []
-    datasets = _datasets("agg_categorical", scale, ok["instance_id"].unique()) if len(ok) else {}
+    # one instance per dataset: the trials' instances differ only in their seeds (item orders), and each
+    # dataset's table is over all of its records, so it is written once (not once per item order)
+    firsts = ok.drop_duplicates("dataset")["instance_id"].unique() if len(ok) else ()
+    datasets = _datasets("agg_categorical", scale, firsts) if len(ok) else {}
     for inst, dataset in datasets.values():
         name = dataset.name
         mine = ok[ok.dataset == name]
