@@ -63,9 +63,13 @@ def _paper_results(results: Path) -> Path | None:
     return None
 
 
-#: Whether ``--check`` fails on the causes (:func:`~ccexp.report.reproduction.cause_problems`) or only
-#: prints them: printed only until every paper's differing rows carry their cause (issues 28, 29, 34).
-ENFORCE_CAUSES = False
+#: Experiments whose paper-scale rerun with enough trials is known to be pending, with the reason: their
+#: randomness problems are printed, not failed.  Every other experiment's fail the check, and so does every
+#: experiment's difference without a cause.  Remove an entry when its rerun is committed.
+RERUN_PENDING = {
+    "exp1_triplets": "the paper-scale rerun with 10 trials at a = 1, b = 0 (the code since fd4ae0e) could not "
+                     "finish on the shared machine; it resumes in a clean clone of 1fe8a05",
+}
 
 
 def _check(results: Path, names: list[str]) -> int:
@@ -76,13 +80,19 @@ def _check(results: Path, names: list[str]) -> int:
     if paper is None:
         print("check: causes not checked: no paper-scale reports (results/<experiment>/paper/) found", file=sys.stderr)
         return 0 if ok else 1
-    problems = cause_problems(paper, names) + randomness_problems(paper, names)
-    mark = "FAIL" if ENFORCE_CAUSES else "(not yet enforced)"
+    problems = cause_problems(paper, names)
+    pending = []
+    for name in names:
+        found = randomness_problems(paper, [name])
+        (pending if name in RERUN_PENDING else problems).extend(found)
     for line in problems:
-        print(f"check: {mark} {line}", file=sys.stderr)
+        print(f"check: FAIL {line}", file=sys.stderr)
+    for name in sorted({line.split(":", 1)[0] for line in pending}):
+        print(f"check: pending {name}: {sum(line.startswith(name + ':') for line in pending)} rows on too few "
+              f"trials; {RERUN_PENDING[name]}", file=sys.stderr)
     print(f"check: causes and trials of the paper-scale rows in {paper}/*/{PAPER_SCALE}: "
           + ("ok" if not problems else f"{len(problems)} problems"), file=sys.stdout if not problems else sys.stderr)
-    return 0 if ok and (not problems or not ENFORCE_CAUSES) else 1
+    return 0 if ok and not problems else 1
 
 
 def main(argv: list[str] | None = None) -> int:
