@@ -79,7 +79,11 @@ def test_a_fresh_clone_is_up_to_date_and_dvc_repro_reruns_only_what_a_change_tou
     status = _dvc(["status"], repo, env)
     assert _stale(status.stdout) == {"sweep@agg_robustness"} and "conf/experiment/agg_robustness.yaml" in status.stdout
     dry = _dvc(["repro", "--dry", "report@agg_robustness"], repo, env)
-    assert re.findall(r"Running stage '([^']+)'", dry.stdout) == ["sweep@agg_robustness", "report@agg_robustness"]
+    # a dry run lists the stale sweep; whether it lists the report too depends on whether DVC assumes the
+    # sweep's run.json will change (it cannot know without running it); the real `dvc repro` below shows the
+    # report follows its sweep.  Nothing of another experiment runs either way.
+    planned = re.findall(r"Running stage '([^']+)'", dry.stdout)
+    assert planned[:1] == ["sweep@agg_robustness"] and set(planned) <= {"sweep@agg_robustness", "report@agg_robustness"}
     conf.write_text(original)
 
     # its scale in params.yaml: `dvc repro` reruns that sweep and its report, offline, and nothing else
