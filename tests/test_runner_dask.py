@@ -30,7 +30,7 @@ needs_distributed = pytest.mark.skipif(
     distributed is None, reason="runner=dask needs dask.distributed: pip install 'ccexp[dask]'"
 )
 
-# exp1_triplets at scale=ci (30 instances) with a cheaper algorithm list; the
+# exp1_triplets at scale=ci (its grid's instances: 32 today) with a cheaper algorithm list; the
 # DP mixture is in it as a randomised algorithm whose seed must travel right.
 OVERRIDES = ["+experiment=exp1_triplets", "experiment.scale=ci",
              "experiment.algorithms=[ls_eq,ls_ad_vc,triplet_approx,crowdclust_dpmm]"]
@@ -84,7 +84,8 @@ def test_dask_sweep_gives_the_local_records_case_by_case(tmp_path, cluster):
                         address=cluster.scheduler_address, progress=False)
     t_dask = time.perf_counter() - t0
     print(f"\n{on_dask.n_cases} cases: loky (2 workers) {t_local:.1f} s, dask (2 workers) {t_dask:.1f} s")
-    assert on_dask.n_run == local.n_run == on_dask.n_cases == 120
+    expected = len(expand(experiment, dataset, oracle))  # the grid's cases (4 algorithms x its instances)
+    assert on_dask.n_run == local.n_run == on_dask.n_cases == expected
     a, b = _comparable(local.records), _comparable(on_dask.records)
     assert list(a["case_id"]) == list(b["case_id"])
     assert (b["status"] == "ok").all()
@@ -176,7 +177,9 @@ def test_command_line_runner_dask_with_an_address(tmp_path, cluster):
     # one algorithm of the seven changes the preset's grid: its own ci+custom-<hash> folder
     [folder] = (tmp_path / "exp1_triplets").glob("ci+custom-*")
     df = pd.read_parquet(folder / "records.parquet")
-    assert len(df) == df["case_id"].nunique() == 30 and (df["status"] == "ok").all()
+    experiment, dataset, oracle = _ci_sweep()
+    n_instances = len({c.instance.instance_id for c in expand(experiment, dataset, oracle)})
+    assert len(df) == df["case_id"].nunique() == n_instances and (df["status"] == "ok").all()
 
 
 def test_runner_configs_are_run_sweep_arguments():
