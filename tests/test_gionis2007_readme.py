@@ -8,11 +8,11 @@ from ccexp.report.gionis2007_extra import README_END, README_START, readme_resul
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_readme_results_block_is_the_committed_comparisons():
+def test_readme_results_block_is_the_committed_comparisons(committed_results):
     text = (ROOT / "experiments" / "gionis2007" / "README.md").read_text(encoding="utf-8")
     assert README_START in text and README_END in text
     block = text[text.index(README_START): text.index(README_END) + len(README_END)]
-    expected = readme_results(ROOT / "results", load_reference("gionis2007"))
+    expected = readme_results(committed_results, load_reference("gionis2007"))
     assert block == expected, "regenerate the block: python -m ccexp.report.gionis2007_extra"
 
 

@@ -9,16 +9,16 @@ from ccexp.report import _ukkonen2017_readme as R
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_results_block_is_written_from_the_committed_comparisons():
+def test_results_block_is_written_from_the_committed_comparisons(committed_results):
     text = R.readme_path().read_text(encoding="utf-8")
-    assert R.current_block(text) == R.results_block(ROOT / "results"), (
+    assert R.current_block(text) == R.results_block(committed_results), (
         "experiments/ukkonen2017/README.md's results table disagrees with results/*/paper/comparison.csv and "
         "reference.csv's causes: rewrite it with python -m ccexp.report._ukkonen2017_readme --write")
 
 
-def test_results_block_counts_every_row_once(tmp_path):
-    t = R.comparison_table(ROOT / "results")
-    block = R.results_block(ROOT / "results")
+def test_results_block_counts_every_row_once(committed_results):
+    t = R.comparison_table(committed_results)
+    block = R.results_block(committed_results)
     total = block.splitlines()[-1].split("|")[2:7]
     assert sum(int(v) for v in total) == len(t)
     # the differing rows are split by cause, all of them
