@@ -13,8 +13,14 @@ files written and the gated rows' counts per status.
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
+import io
+import shutil
+import subprocess
 import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 from .._plugins import refuse_if_shadowed
@@ -55,12 +61,35 @@ def _ordered(names: list[str]) -> list[str]:
 
 
 def _paper_results(results: Path) -> Path | None:
-    """Where the committed paper-scale reports are: ``results`` if it has any, else the project's ``results/``."""
-    candidates = [results, Path(__file__).resolve().parents[2] / "results"]
-    for folder in candidates:
-        if any(folder.glob(f"*/{PAPER_SCALE}/comparison.csv")):
+    """Where the paper-scale reports to gate are: ``results`` if it has any, else the project's committed ones.
+
+    The fallback (a ``--check`` of a ``scale=ci`` folder, as CI runs it) reads the project's ``results/`` as
+    committed (``git archive HEAD results`` into a temporary folder): the README's main job rewrites
+    ``results/exp1_triplets/paper/`` with the installed code's own run, and that run is the user's, not the
+    committed report the page stands on (issue 32).  Outside a git checkout, the folder as it is.
+    """
+    if any(results.glob(f"*/{PAPER_SCALE}/comparison.csv")):
+        return results
+    project = Path(__file__).resolve().parents[2]
+    committed = _committed_results(project)
+    for folder in (committed, project / "results"):
+        if folder is not None and any(folder.glob(f"*/{PAPER_SCALE}/comparison.csv")):
             return folder
     return None
+
+
+def _committed_results(project: Path) -> Path | None:
+    """``project/results`` as in git's HEAD, extracted into a temporary folder; None outside a checkout."""
+    try:
+        archive = subprocess.run(["git", "archive", "--format=tar", "HEAD", "results"], cwd=project,
+                                 capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    out = Path(tempfile.mkdtemp(prefix="ccexp-committed-"))
+    atexit.register(shutil.rmtree, out, True)  # removed when the command ends
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(out, filter="data")
+    return out / "results"
 
 
 #: Experiments whose paper-scale rerun with enough trials is known to be pending, with the reason: their
