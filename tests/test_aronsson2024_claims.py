@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from ccexp.report import _aronsson2024_claims as cl
 from ccexp.report.common import load_reference
@@ -133,3 +134,42 @@ def test_every_new_reading_is_a_reference_rows_check():
     for quantity, text in cl.CHECKS.items():
         rows = ref[ref["quantity"] == quantity]
         assert len(rows) and (rows["check"] == text).all(), quantity
+
+
+def _two_runs(max_queries=0.5, n_edges=200):
+    """Two runs of one setting with a budget of 100 queries: one stops at 40 (ARI 1), one runs to 100."""
+    from ccexp.report._aronsson2024_curves import padded_curves  # noqa: F401  (imported by the tests)
+
+    rows = [("a", 0, 0.0), ("a", 20, 0.5), ("a", 40, 1.0),
+            ("b", 0, 0.0), ("b", 20, 0.25), ("b", 40, 0.5), ("b", 100, 0.5)]
+    t = pd.DataFrame(rows, columns=["case_id", "n_queries", "ari"])
+    return t.assign(algorithm="acc_maxexp", **{"algorithm.max_queries": max_queries, "problem.n_edges": n_edges})
+
+
+def test_a_run_that_stopped_early_is_held_to_its_budget_in_the_curve_and_its_area():
+    """Issue 28 (the AUC cut): by hand, run a is 0 -> 0.5 -> 1 over [0, 40] and 1 up to the budget 100:
+    trapezoids 5 + 15 + 60 = 80 over 100 = 0.8 (b runs to 100, so the setting's grid reaches it anyway);
+    a alone, cut where it stopped, gives 20 / 40 = 0.5 (the behaviour before the fix)."""
+    from ccexp.report._aronsson2024_curves import area_under_curve, padded_curves
+
+    t = _two_runs()
+    auc = area_under_curve(padded_curves(t, ["algorithm"], "ari"), ["algorithm"]).set_index("case_id")["auc"]
+    assert auc["a"] == pytest.approx(0.8)
+    # b by hand: 2.5 + 7.5 + 30 over 100
+    assert auc["b"] == pytest.approx(0.4)
+    alone = t[t.case_id == "a"]
+    curve = padded_curves(alone, ["algorithm"], "ari")
+    assert curve["n_queries"].max() == 100 and curve.loc[curve.n_queries == 100, "ari"].item() == 1.0
+    assert area_under_curve(curve, ["algorithm"])["auc"].item() == pytest.approx(0.8)
+    # without the budget's columns the curve ends where the run stopped (the behaviour before the fix)
+    cut = padded_curves(alone.drop(columns=["problem.n_edges"]), ["algorithm"], "ari")
+    assert area_under_curve(cut, ["algorithm"])["auc"].item() == pytest.approx(0.5)
+
+
+def test_the_budget_reads_a_count_above_one_and_a_fraction_up_to_one():
+    from ccexp.report._aronsson2024_curves import padded_curves, query_budget
+
+    assert query_budget(0.5, 201) == 100 and query_budget(300, 10_000) == 300 and query_budget(1.0, 7) == 7
+    assert np.isnan(query_budget(np.nan, 10)) and np.isnan(query_budget(0.5, np.nan))
+    t = _two_runs(max_queries=150)
+    assert padded_curves(t, ["algorithm"], "ari")["n_queries"].max() == 150
