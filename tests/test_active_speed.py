@@ -222,6 +222,30 @@ def test_local_search_by_sums_is_bitwise_the_plain_kernel(n, seed, kind, k_share
     assert (d1, p1) == (d0, p0)  # the incremental objective: same floats, same stopping
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 60), st.integers(0, 2**31 - 1), st.sampled_from(KINDS), st.floats(0.0, 1.0))
+def test_the_one_pass_kernels_driven_from_python_are_the_plain_kernel(n, seed, kind, k_share):
+    # the state of the local search is explicit: a Python loop over maxcor_pass (the driver's
+    # schedule: sums from the second pass on, the start's objective inside the first) is the run
+    S = _similarities(n, seed, kind)
+    start = K.random_labels(n, max(1, int(round(k_share * n))), seed)
+    plain = start.copy()
+    d0, p0 = K.local_search_run_plain(S, plain, seed + 1, 2.0**-52, 1000)
+    labels = start.copy()
+    K.seed_visits(seed + 1)
+    state = K.maxcor_state(labels, np.empty((n, n)), K.abs_max(S))
+    delta_old, delta = K.maxcor_pass(S, S, state, 0.0, True, False)
+    passes = 1
+    while abs(delta - delta_old) > 2.0**-52:
+        if passes == 1:
+            K.build_sums(S, state)
+        delta_old, delta = K.maxcor_pass(S, S, state, delta, False, True)
+        passes += 1
+    np.testing.assert_array_equal(labels, plain)
+    assert state.slots.labels is labels
+    assert (delta, passes) == (d0, p0)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 70), st.integers(0, 2**31 - 1), st.sampled_from(KINDS), st.integers(1, 6),
        st.floats(0.0, 1.0))

@@ -1,7 +1,7 @@
 """Numba kernels of active correlation clustering (Aronsson & Chehreghani 2024), gathered.
 
 The estimator, the local search and the strategies call them as ``K.<name>``;
-they live in :mod:`._local_search_kernels` (Algorithm 2),
+they live in :mod:`._local_search_kernels` and :mod:`._maxcor_sums` (Algorithm 2),
 :mod:`._selection_kernels` (the triangles of the query strategies, Section 3)
 and :mod:`._batch_kernels` (the batch: top-B cuts, fills, uncertainty's
 least-|S| edges, the running-mean update).  All work on
@@ -14,11 +14,10 @@ from ._local_search_kernels import (
     abs_max,
     max_correlation_plain,
     max_correlation,
-    local_search_run,
-    local_search_sums,
     local_search_run_plain,
     random_labels,
 )
+from ._maxcor_sums import build_sums, local_search_run, local_search_sums, maxcor_pass, maxcor_state, seed_visits
 from ._selection_kernels import (
     MAXEXP,
     MAXEXP_UNPRUNED,
@@ -49,6 +48,7 @@ __all__ = [
     "MAXEXP_UNPRUNED",
     "MAXMIN",
     "apply_answers",
+    "build_sums",
     "count_at_magnitude",
     "eligible_magnitudes",
     "expected_cost",
@@ -63,11 +63,14 @@ __all__ = [
     "local_search_sums",
     "max_correlation",
     "max_correlation_plain",
+    "maxcor_pass",
+    "maxcor_state",
     "pick_at_magnitude",
     "random_labels",
     "relabel_first_appearance",
     "sample_prefix",
     "score_bad_triangles",
+    "seed_visits",
     "sign_bits",
     "take_scores",
     "violating_edges",
