@@ -11,6 +11,7 @@ from _brute import all_partitions
 from ccexp.algorithms.exact import pair_objective, signed_weights
 from ccexp.problem import Problem
 from ccexp.report.cc_gaps import gap_rows, gap_table, report_cc_gaps
+from ccexp.report.output import write_report
 
 KINDS = [
     ("synthetic_labels", dict(n=8, k=2), "triplets", dict(fraction=0.3, noise=0.2)),
@@ -91,7 +92,7 @@ def test_gap_table_by_hand(tmp_path):
     assert t.loc["pivot (KwikCluster)", "at_optimum_pct"] == 100.0
     # LP gap: (10 - 9) / 10 and 0 -> mean 5 %
     assert t.loc["Ls-AD", "lp_gap_mean_pct"] == pytest.approx(5.0)
-    report_cc_gaps(_records(), tmp_path, "ci")
+    write_report(report_cc_gaps(_records(), tmp_path, "ci"), tmp_path)
     assert (tmp_path / "figures" / "gaps.png").is_file()
     assert "Ls-AD" in (tmp_path / "tables" / "gaps.md").read_text()
 
@@ -104,7 +105,7 @@ def test_the_report_does_without_the_exact_solver(tmp_path):
     t = gap_table(gap_rows(records)).set_index("algorithm")
     assert t.loc["Ls-AD", "instances"] == 2 and t.loc["Ls-AD", "proven"] == 0
     assert np.isnan(t.loc["Ls-AD", "excess_mean_pct"])
-    report_cc_gaps(records, tmp_path, "ci")
+    write_report(report_cc_gaps(records, tmp_path, "ci"), tmp_path)
     text = (tmp_path / "report.md").read_text()
     assert "cc_exact is not among the algorithms run" in text and "optimum proven on 0" in text
     assert not (tmp_path / "figures" / "gaps.png").exists()

@@ -11,6 +11,7 @@ from scipy import stats
 
 from ccexp.report import REPORTS
 from ccexp.report.cross import auc_per_trial, curve_rows, friedman_ranking, report_cross
+from ccexp.report.output import write_report
 
 
 def _require_posthocs():
@@ -102,7 +103,7 @@ def test_report_writes_its_files(tmp_path):
     _require_posthocs()  # the critical-difference figure; without the extra, see the test below
     assert REPORTS["cross_supervision"] is report_cross
     records, traces = _records()
-    report_cross(records, tmp_path, "ci", traces=traces)
+    write_report(report_cross(records, tmp_path, "ci", traces=traces), tmp_path)
     for f in ("figures/curves.png", "figures/critical_difference.png", "tables/auc.csv", "tables/auc_by_eps.csv",
               "tables/ranks.csv", "report.md", "comparison.csv"):
         assert (tmp_path / f).is_file(), f
@@ -137,7 +138,7 @@ def test_report_without_the_stats_extra_keeps_the_friedman_test_and_says_what_is
     res = friedman_ranking(auc_per_trial(curve_rows(records, traces)))
     assert res["posthoc"] is None and "ccexp[stats]" in res["posthoc_note"]
     assert not math.isnan(res["pvalue"])
-    report_cross(records, tmp_path, "ci", traces=traces)
+    write_report(report_cross(records, tmp_path, "ci", traces=traces), tmp_path)
     text = (tmp_path / "report.md").read_text()
     assert "Friedman test over 3 datasets and 4 readers" in text and "ccexp[stats]" in text
     assert not (tmp_path / "figures" / "critical_difference.png").exists()

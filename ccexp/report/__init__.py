@@ -3,7 +3,9 @@
 ``make_report(name)`` reads ``results/NAME/SCALE/records.parquet`` and writes
 ``results/NAME/SCALE/figures/``, ``tables/``, ``comparison.md`` and
 ``report.md`` (the layout of :mod:`ccexp.runner.layout`); ``python -m ccexp.report NAME|all`` does the same from the
-command line.  One function per experiment, registered in :data:`REPORTS`.
+command line.  One function per experiment, registered in :data:`REPORTS`: it computes the
+report as data (a :class:`ccexp.report.output.Report`: tables, figures, text, comparison rows) and
+:func:`ccexp.report.output.write_report`, the one writer, renders it into the folder.
 
 Figures are drawn on :class:`matplotlib.figure.Figure` objects rendered by
 Agg, never through pyplot's global state, so a report neither opens windows
@@ -32,18 +34,19 @@ from ..runner.config import experiment_cases  # noqa: E402
 from ..runner.layout import experiment_dir, latest_label, split_label  # noqa: E402
 from ..runner.store import ResultStore  # noqa: E402
 from ._files import REPORT_OUTPUTS, recover_report, replacing_report  # noqa: E402
+from .output import Report, write_report  # noqa: E402
 
 log = logging.getLogger("ccexp.report")
 
-#: Experiment name -> report function ``f(records, out_dir, scale, n_grid_instances=None)``,
-#: gathered from every paper module of this package (each defines its own ``REPORTS``),
+#: Experiment name -> report function ``f(records, out_dir, scale, n_grid_instances=None) -> Report``
+#: (``out_dir`` is read, for traces and a sibling experiment's records, never written), gathered from every paper module of this package (each defines its own ``REPORTS``),
 #: so adding a paper's report never edits this file.
 REPORTS: dict[str, Callable[..., None]] = {}
 #: Experiment name -> the paper it reproduces (the module's ``PAPER``, the folder under ``experiments/``).
 PAPER_OF: dict[str, str] = {}
 # modules that are not a paper's report (shared helpers and the reproduction page)
-_NOT_PAPERS = {"causes", "common", "comparison", "joined", "reference", "reference_check", "reproduction", "tables",
-               "tolerance"}
+_NOT_PAPERS = {"causes", "common", "comparison", "joined", "output", "reference", "reference_check", "reproduction",
+               "tables", "tolerance"}
 for _info in pkgutil.iter_modules(__path__):
     if _info.name.startswith("_") or _info.name in _NOT_PAPERS:
         continue
@@ -54,8 +57,8 @@ for _info in pkgutil.iter_modules(__path__):
         REPORTS[_name] = _fn
         PAPER_OF[_name] = getattr(_module, "PAPER", _info.name)
 
-__all__ = ["PAPER_OF", "REPORTS", "REPORT_OUTPUTS", "in_fixed_order", "make_report", "read_scale", "read_records",
-           "recover_report"]
+__all__ = ["PAPER_OF", "REPORTS", "REPORT_OUTPUTS", "Report", "in_fixed_order", "make_report", "read_scale",
+           "read_records", "recover_report", "write_report"]
 
 
 def read_scale(out_dir: Path) -> str:
@@ -161,7 +164,9 @@ def make_report(
     out_dir.mkdir(parents=True, exist_ok=True)
     records = in_fixed_order(records, cases)
     with replacing_report(out_dir):
-        REPORTS[name](records.reset_index(drop=True), out_dir, scale, n_grid_instances=n_grid_instances)
+        report = REPORTS[name](records.reset_index(drop=True), out_dir, scale, n_grid_instances=n_grid_instances)
+        if report is not None:  # None: a report function of an older kind that wrote its own files
+            write_report(report, out_dir)
         if not (out_dir / "report.md").is_file():  # the old one is set aside: this is always the new records'
             _write_index(name, out_dir, scale, records)
         _mark_mixed_code(out_dir / "report.md", records)

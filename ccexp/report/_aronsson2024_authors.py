@@ -33,7 +33,8 @@ from matplotlib.figure import Figure
 
 from ..data.files import DataFileMissing, data_file
 from ._aronsson2024_curves import load_traces
-from .common import compare_row, markdown_table, ok_records, write_table
+from .common import compare_row, markdown_table, ok_records
+from .output import Report
 
 #: reference rows from the authors' stored runs carry a source starting with this
 SOURCE_PREFIX = "authors' stored runs"
@@ -162,7 +163,7 @@ def our_runs(traces: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
     return t[["dataset", "gamma", "algorithm", "preset", "run", "fraction", "ari", "horizon"]]
 
 
-def _plot(ours: pd.DataFrame, theirs: pd.DataFrame, path: Path, title: str) -> Path:
+def _plot(ours: pd.DataFrame, theirs: pd.DataFrame, title: str) -> Figure:
     panels = sorted(set(zip(ours["dataset"], ours["gamma"])))
     ncol = min(3, len(panels))
     nrow = int(math.ceil(len(panels) / ncol))
@@ -190,9 +191,7 @@ def _plot(ours: pd.DataFrame, theirs: pd.DataFrame, path: Path, title: str) -> P
         ax.set_visible(False)
     axes.flat[0].legend(fontsize=6, ncol=2)
     fig.suptitle(title, fontsize=10)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    return path
+    return fig
 
 
 def split_reference(ref: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -223,9 +222,10 @@ def reference_rows(ref_authors: pd.DataFrame, gaps: pd.DataFrame, preset: str = 
 
 
 def side_by_side(experiment: str, records: pd.DataFrame, ref_authors: pd.DataFrame, out_dir: Path,
-                 scale: str) -> tuple[list[dict], str]:
+                 scale: str, out: Report) -> tuple[list[dict], str]:
     """Figure, gap table and reference rows against the authors' stored runs.
 
+    The figure and the table go into ``out``; the traces are read from ``out_dir``.
     Returns (comparison rows, a markdown section for ``comparison.md``);
     without the stored curves (no data folder) the rows say "not run" and
     the section says why.
@@ -244,15 +244,15 @@ def side_by_side(experiment: str, records: pd.DataFrame, ref_authors: pd.DataFra
     pairs = set(zip(ours["dataset"], ours["gamma"].round(6)))
     keep = np.array([(d, round(g, 6)) in pairs for d, g in zip(theirs["dataset"], theirs["gamma"])], dtype=bool)
     theirs = theirs[keep & theirs["algorithm"].isin(set(ours["algorithm"])).to_numpy()]
-    out_dir = Path(out_dir)
     sections = []
     rows = []
     for preset, o in ours.groupby("preset", dropna=False):
         gaps = gap_table(o, theirs)
         suffix = "" if preset == "paper" else f"_{preset}"
-        write_table(gaps, out_dir / "tables" / f"ari_gap_vs_authors{suffix}", digits=3)
-        _plot(o, theirs, out_dir / "figures" / f"{experiment}_vs_authors_ari{suffix}.png",
-              f"{experiment}: ours (preset={preset}, solid) vs the authors' stored runs (dashed), {scale}")
+        out.table(f"ari_gap_vs_authors{suffix}", gaps, digits=3)
+        out.figure(f"{experiment}_vs_authors_ari{suffix}.png",
+                   _plot(o, theirs, f"{experiment}: ours (preset={preset}, solid) vs the authors' stored runs (dashed), {scale}"),
+                   dpi=100)
         show = gaps.pivot_table(index=["dataset", "gamma", "algorithm"], columns="fraction",
                                 values="gap").reset_index()
         show.columns = [c if not isinstance(c, float) else f"gap at {c:g} |E|" for c in show.columns]

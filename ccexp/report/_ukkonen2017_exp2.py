@@ -30,8 +30,8 @@ from .common import (
     recorded_labels,
     sem_of,
     with_error_bars,
-    write_table,
 )
+from .output import Report
 
 PAPER = "ukkonen2017"
 EXPERIMENT = "exp2_real_triplets"
@@ -115,7 +115,7 @@ def member_table(ok: pd.DataFrame, order, display) -> tuple[pd.DataFrame, str]:
     return pd.DataFrame(rows, columns=["dataset", "algorithm", "trial", "cluster", "size", "items"]), how
 
 
-def cluster_sizes_figure(ok: pd.DataFrame, path: Path, order, display) -> Path:
+def cluster_sizes_figure(ok: pd.DataFrame, order, display) -> Figure:
     """One horizontal bar per (algorithm, trial), split into its clusters by size (largest first)."""
     bars = []
     for dataset, dd in ok.groupby("dataset", sort=False):
@@ -141,9 +141,7 @@ def cluster_sizes_figure(ok: pd.DataFrame, path: Path, order, display) -> Path:
     ax.set_xlabel("items (each segment one cluster, largest first)")
     ax.set_title("Experiment 2: cluster sizes on real crowdsourced triplets")
     ax.set_xlim(0, (max((sum(b[1]) for b in bars), default=1)) * 1.15)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    return path
+    return fig
 
 
 def comparison(ref: pd.DataFrame, ok: pd.DataFrame, display) -> pd.DataFrame:
@@ -213,32 +211,28 @@ CHECKS = {
 }
 
 
-def report_exp2(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> None:
-    """Write Experiment 2's tables, figure, comparison and index into ``out_dir``.
+def report_exp2(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> Report:
+    """Experiment 2's tables, figure, comparison and index.
 
     Parameters
     ----------
     records : DataFrame
         Records of ``exp2_real_triplets`` (one per algorithm and trial).
     out_dir : Path
+        Unused; part of the report functions' common signature.
     scale : str
     n_grid_instances : int, optional
     """
-    out_dir = Path(out_dir)
-    figures, tables = out_dir / "figures", out_dir / "tables"
-    figures.mkdir(parents=True, exist_ok=True)
-    tables.mkdir(parents=True, exist_ok=True)
+    out = Report()
     ok, not_ok = ok_records(records)
     ok = label_variants(ok)
-    summary = summary_table(ok, algorithm_order, display)
-    write_table(summary, tables / "clusters", digits=3)
+    summary = out.table("clusters", summary_table(ok, algorithm_order, display), digits=3)
     members, how = member_table(ok, algorithm_order, display)
-    write_table(members, tables / "cluster_members",
-                md=f"Clusters of the first trial of each algorithm, largest first; items are {how}.\n\n"
-                + markdown_table(members))
-    cluster_sizes_figure(ok, figures / "cluster_sizes.png", algorithm_order, display)
+    out.table("cluster_members", members,
+              md=f"Clusters of the first trial of each algorithm, largest first; items are {how}.\n\n"
+              + markdown_table(members))
+    out.figure("cluster_sizes.png", cluster_sizes_figure(ok, algorithm_order, display), dpi=110)
     cmp = comparison(load_reference(PAPER, EXPERIMENT), ok, display)
-    cmp.to_csv(out_dir / "comparison.csv", index=False)
     counts = cmp["status"].value_counts()
     verdicts = ", ".join(f"{int(counts.get(v, 0))} {v}" for v in STATUSES)
     ref_rows = ok[ok["algorithm"] == REFERENCE_ALGORITHM]
@@ -261,7 +255,7 @@ def report_exp2(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
                   f"objective s(f, T) = {fmt_number(r.get('objective'))}, fit {float(r['fit_seconds']):.3f} s.", ""]
     lines += ["## Per algorithm", "", markdown_table(summary, digits=3), "", "## Reference rows", "",
               markdown_table(with_error_bars(cmp.assign(algorithm=cmp["algorithm"].map(lambda a: display(a) if a else ""))), digits=3)]
-    (out_dir / "comparison.md").write_text("\n".join(lines), encoding="utf-8")
+    out.compare(cmp, "\n".join(lines))
     index = [
         f"# {EXPERIMENT} ({PAPER}, Section V-B) — scale {scale}",
         "",
@@ -277,4 +271,5 @@ def report_exp2(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
         f"- [comparison.md](comparison.md) ([csv](comparison.csv)) — the paper's numbers beside ours: {verdicts}.",
         "",
     ]
-    (out_dir / "report.md").write_text("\n".join(index), encoding="utf-8")
+    out.text = "\n".join(index)
+    return out

@@ -28,7 +28,8 @@ from ._aronsson2024_curves import (  # noqa: F401  (re-exported)
     plot_panels,
     queries_to_reach,
 )
-from .common import compare_row, with_error_bars, load_reference, markdown_table, ok_records, write_table
+from .common import compare_row, load_reference, markdown_table, ok_records
+from .output import Report, comparison_page
 
 PAPER = "aronsson2024"
 
@@ -36,18 +37,15 @@ PAPER = "aronsson2024"
 # --------------------------------------------------------------------------
 # comparison with the paper's claims
 # --------------------------------------------------------------------------
-def _write_comparison(rows: list[dict], out_dir: Path, title: str, extra: str = "") -> None:
+def _comparison(out: Report, rows: list[dict], title: str, extra: str = "") -> Report:
+    """Set ``out``'s comparison: ``rows`` (no csv without rows) and their page, ending with ``extra``; returns ``out``."""
     df = pd.DataFrame(rows)
-    if len(df):
-        df.to_csv(out_dir / "comparison.csv", index=False)
-        cols = [c for c in ["quantity", "dataset", "gamma", "algorithm", "versus", "paper", "ours", "ours_sem",
-                            "n_trials", "tolerance", "status", "note"] if c in df]
-        body = markdown_table(with_error_bars(df[cols]), digits=3)
-    else:
-        body = "(no rows)\n"
-    text = (f"# {title}: comparison with the paper\n\nReference: experiments/{PAPER}/reference.csv "
-            f"(kind `claim`: the paper states it in words or shows it in a figure).\n\n{body}\n{extra}")
-    (out_dir / "comparison.md").write_text(text, encoding="utf-8")
+    columns = ["quantity", "dataset", "gamma", "algorithm", "versus", "paper", "ours", "ours_sem", "n_trials",
+               "tolerance", "status", "note"]
+    intro = (f"Reference: experiments/{PAPER}/reference.csv (kind `claim`: the paper states it in words or shows it "
+             "in a figure).")
+    out.compare(df, comparison_page(title, df, columns, intro, "\n" + extra), csv_when_empty=False)
+    return out
 
 
 #: "perform very similarly" (Section 4.2): mean AUCs within this much of each other.
@@ -260,18 +258,19 @@ def _auc_table(curves: pd.DataFrame, setting: list[str], metric: str) -> pd.Data
     return out.rename(columns={"mean": "auc", "std": "auc_std", "size": "n"})
 
 
-def _curve_report(records, out_dir, scale, experiment, panel_by, hue, title, metrics=("ari", "ami")):
-    """Shared body: curves per panel, AUC and queries-to-0.99 tables; returns (curves, auc, reach, setting)."""
-    out_dir = Path(out_dir)
+def _curve_report(out, records, out_dir, scale, experiment, panel_by, hue, title, metrics=("ari", "ami")):
+    """Shared body: curves per panel, AUC and queries-to-0.99 tables into ``out``; returns (curves, auc, reach, setting).
+
+    None (and ``out`` says so) without traces, read from ``out_dir``.
+    """
     ok, not_ok = ok_records(records)
-    traces = load_traces(out_dir, ok)
+    traces = load_traces(Path(out_dir), ok)
     if not len(traces):
-        _write_comparison([], out_dir, title, "No traces found: run the experiment first.\n")
+        _comparison(out, [], title, "No traces found: run the experiment first.\n")
         return None
     setting = [c for c in panel_by + [hue] if c in traces.columns]
     if "algorithm" not in setting:
         setting.append("algorithm")
-    figures = out_dir / "figures"
     curves = {}
     for m in metrics:
         if m not in traces:
@@ -279,27 +278,34 @@ def _curve_report(records, out_dir, scale, experiment, panel_by, hue, title, met
         c = padded_curves(traces, setting, m)
         curves[m] = c
         summary = curve_summary(c, setting, m)
-        write_table(summary, out_dir / "tables" / f"curve_{m}", digits=4)
+        out.table(f"curve_{m}", summary, digits=4)
         extra = [s for s in setting if s not in panel_by and s != hue]
         plot_by = panel_by + extra
-        plot_panels(summary, plot_by, hue, m.upper(), figures / f"{experiment}_{m}.png", f"{title} ({m.upper()}, {scale})")
+        out.figure(f"{experiment}_{m}.png", _panels(summary, plot_by, hue, m.upper(), f"{title} ({m.upper()}, {scale})"))
     c = curves["ari"]
     reach = queries_to_reach(c, setting, "ari", 0.99)
     auc_mean = _auc_table(c, setting, "ari")
     reach_mean = reach.groupby(setting, dropna=False).agg(
         queries_to_099=("queries", "median"), reached=("queries", lambda q: int(q.notna().sum())),
         final_ari=("final", "mean"), n=("final", "size")).reset_index()
-    write_table(auc_mean, out_dir / "tables" / "auc_ari", digits=3)
-    write_table(reach_mean, out_dir / "tables" / "queries_to_ari_099", digits=3)
+    out.table("auc_ari", auc_mean, digits=3)
+    out.table("queries_to_ari_099", reach_mean, digits=3)
     if len(not_ok):
-        (out_dir / "tables" / "not_ok.txt").write_text(not_ok.to_string(), encoding="utf-8")
+        out.files["tables/not_ok.txt"] = not_ok.to_string()
     return curves, auc_mean, reach, setting
 
 
-def _init_report(records, out_dir, scale, experiment, title):
-    res = _curve_report(records, out_dir, scale, experiment, ["dataset", "oracle.gamma"], "algorithm", title)
+def _panels(summary: pd.DataFrame, panel_by: list[str], hue: str, ylabel: str, title: str):
+    """A figure of :func:`plot_panels` (which saves into a path): a function ``draw(path)`` for :class:`Report`."""
+    summary = summary.copy()
+    return lambda path: plot_panels(summary, panel_by, hue, ylabel, path, title)
+
+
+def _init_report(records, out_dir, scale, experiment, title) -> Report:
+    out = Report()
+    res = _curve_report(out, records, out_dir, scale, experiment, ["dataset", "oracle.gamma"], "algorithm", title)
     if res is None:
-        return
+        return out
     curves, auc_mean, reach, setting = res
     ref = load_reference(PAPER, experiment)
     ref, ref_authors = split_reference(ref)  # rows from the authors' stored runs: _aronsson2024_authors
@@ -308,22 +314,21 @@ def _init_report(records, out_dir, scale, experiment, title):
     if "ami" in curves:
         extra["claim_ami_same_conclusions"] = ami_agrees(ref, auc_mean, _auc_table(curves["ami"], setting, "ami"), by)
     rows = _claims(ref, auc_mean, reach, by, extra)
-    authors_rows, authors_text = side_by_side(experiment, records, ref_authors, Path(out_dir), scale)
+    authors_rows, authors_text = side_by_side(experiment, records, ref_authors, Path(out_dir), scale, out)
     rows += authors_rows
     table = markdown_table(auc_mean.pivot_table(index=["dataset", "oracle.gamma"], columns="algorithm", values="auc")
                            .reset_index(), digits=3)
-    _write_comparison(rows, Path(out_dir), title,
-                      f"## Area under the ARI curve (mean over repetitions)\n\n{table}\n{authors_text}")
+    return _comparison(out, rows, title, f"## Area under the ARI curve (mean over repetitions)\n\n{table}\n{authors_text}")
 
 
-def report_acc_random_init(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+def report_acc_random_init(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Figures 1, 2, 9, 10: ARI and AMI against the number of queries, random sigma_0."""
-    _init_report(records, out_dir, scale, "acc_random_init", "acc_random_init (Figures 1, 2, 9, 10)")
+    return _init_report(records, out_dir, scale, "acc_random_init", "acc_random_init (Figures 1, 2, 9, 10)")
 
 
-def report_acc_kmeans_init(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+def report_acc_kmeans_init(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Figures 3, 4, 11, 12: as Figures 1-2 with sigma_0 from k-means++ on the features."""
-    _init_report(records, out_dir, scale, "acc_kmeans_init", "acc_kmeans_init (Figures 3, 4, 11, 12)")
+    return _init_report(records, out_dir, scale, "acc_kmeans_init", "acc_kmeans_init (Figures 3, 4, 11, 12)")
 
 
 def _reference_claims(experiment: str, ours: dict) -> list[dict]:
@@ -344,15 +349,14 @@ def _reference_claims(experiment: str, ours: dict) -> list[dict]:
     return rows
 
 
-def report_acc_xi_runtime(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+def report_acc_xi_runtime(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Figures 6, 7: ARI, selection seconds per iteration and |E_violates| against the queries, per xi."""
-    out_dir = Path(out_dir)
+    out = Report()
     title = "acc_xi_runtime (Figures 6, 7)"
     ok, _ = ok_records(records)
-    traces = load_traces(out_dir, ok)
+    traces = load_traces(Path(out_dir), ok)
     if not len(traces):
-        _write_comparison([], out_dir, title, "No traces found: run the experiment first.\n")
-        return
+        return _comparison(out, [], title, "No traces found: run the experiment first.\n")
     traces = traces.assign(n_violations=traces["n_violations"].where(traces.get("n_violations", -1) >= 0))
     setting = ["algorithm", "algorithm.xi"]
     for m, label in (("ari", "ARI"), ("seconds_select", "selection seconds"), ("n_violations", "|E_violates|")):
@@ -361,9 +365,8 @@ def report_acc_xi_runtime(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
         t = traces.dropna(subset=[m]) if m != "ari" else traces
         c = padded_curves(t, setting, m) if m == "ari" else t[setting + ["case_id", "n_queries", m]]
         summary = curve_summary(c, setting, m)
-        write_table(summary, out_dir / "tables" / f"curve_{m}", digits=4)
-        plot_panels(summary, ["algorithm"], "algorithm.xi", label, out_dir / "figures" / f"acc_xi_runtime_{m}.png",
-                    f"{title}: {label} ({scale})")
+        out.table(f"curve_{m}", summary, digits=4)
+        out.figure(f"acc_xi_runtime_{m}.png", _panels(summary, ["algorithm"], "algorithm.xi", label, f"{title}: {label} ({scale})"))
     c = padded_curves(traces, setting, "ari")
     per_case = area_under_curve(c, setting)
     auc = per_case.groupby(setting, dropna=False)["auc"].mean().reset_index()
@@ -371,7 +374,7 @@ def report_acc_xi_runtime(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
         traces = traces.assign(seconds_select=np.nan)
     sel = traces.groupby(setting, dropna=False)["seconds_select"].median().rename("median_select_seconds").reset_index()
     table = auc.merge(sel, on=setting, how="left")
-    write_table(table, out_dir / "tables" / "auc_and_selection_time", digits=4)
+    out.table("auc_and_selection_time", table, digits=4)
     ours, notes = {}, {}
 
     def put(quantity, alg, value_note):  # a checker's (ours, note); NaN: not run
@@ -395,18 +398,17 @@ def report_acc_xi_runtime(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
     for r in rows:
         if (r["quantity"], r["algorithm"]) in notes:
             r["note"] += "; " + notes[(r["quantity"], r["algorithm"])]
-    _write_comparison(rows, out_dir, title, f"## AUC of ARI and median selection time\n\n{markdown_table(table, digits=4)}\n")
+    return _comparison(out, rows, title, f"## AUC of ARI and median selection time\n\n{markdown_table(table, digits=4)}\n")
 
 
-def report_acc_parameters(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+def report_acc_parameters(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Figure 13: epsilon, tau and beta studies on the synthetic set."""
-    out_dir = Path(out_dir)
+    out = Report()
     title = "acc_parameters (Figure 13)"
     ok, _ = ok_records(records)
-    traces = load_traces(out_dir, ok)
+    traces = load_traces(Path(out_dir), ok)
     if not len(traces):
-        _write_comparison([], out_dir, title, "No traces found: run the experiment first.\n")
-        return
+        return _comparison(out, [], title, "No traces found: run the experiment first.\n")
     defaults = {"algorithm.epsilon": 0.3, "algorithm.tau": 5.0, "algorithm.beta": 1.0}
     rows, tables, cases = [], [], []
     for param in defaults:
@@ -423,8 +425,8 @@ def report_acc_parameters(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
         c = padded_curves(t, setting, "ari")
         summary = curve_summary(c, setting, "ari")
         name = param.split(".")[1]
-        plot_panels(summary, ["oracle.gamma", "algorithm"], param, "ARI", out_dir / "figures" / f"acc_parameters_{name}.png",
-                    f"{title}: {name} ({scale})")
+        out.figure(f"acc_parameters_{name}.png", _panels(summary, ["oracle.gamma", "algorithm"], param, "ARI",
+                                                         f"{title}: {name} ({scale})"))
         per_case = area_under_curve(c, setting)
         cases.append(per_case.assign(study=name).rename(columns={param: "value"}))
         auc = per_case.groupby(setting)["auc"].mean().reset_index()
@@ -432,7 +434,7 @@ def report_acc_parameters(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
         tables.append(auc.rename(columns={param: "value"}))
     table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
     if len(table):
-        write_table(table, out_dir / "tables" / "auc_ari", digits=3)
+        out.table("auc_ari", table, digits=3)
         ours = {}
         for gamma, g in table[(table["algorithm"] == "acc_maxexp")].groupby("oracle.gamma"):
             beta = g[g["study"] == "beta"].set_index("value")["auc"]
@@ -453,17 +455,17 @@ def report_acc_parameters(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
             key = (r["quantity"], None if pd.isna(r["gamma"]) else float(r["gamma"]))
             if key in notes:
                 r["note"] += "; " + notes[key]
-    _write_comparison(rows, out_dir, title, f"## AUC of ARI per study\n\n{markdown_table(table, digits=3) if len(table) else ''}\n")
+    return _comparison(out, rows, title, f"## AUC of ARI per study\n\n{markdown_table(table, digits=3) if len(table) else ''}\n")
 
 
-def report_acc_noise_batch(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+def report_acc_noise_batch(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Figure 5: area under the ARI curve against gamma (B = |E|/1000) and against B (gamma = 0.2)."""
-    out_dir = Path(out_dir)
+    out = Report()
     title = "acc_noise_batch (Figure 5)"
-    res = _curve_report(records, out_dir, scale, "acc_noise_batch", ["oracle.gamma", "algorithm.batch_size"],
+    res = _curve_report(out, records, out_dir, scale, "acc_noise_batch", ["oracle.gamma", "algorithm.batch_size"],
                         "algorithm", title, metrics=("ari",))
     if res is None:
-        return
+        return out
     curves, auc_mean, reach, setting = res
     auc_mean = auc_mean.copy()
     fig = Figure(figsize=(9, 3.2), constrained_layout=True)
@@ -482,14 +484,14 @@ def report_acc_noise_batch(records: pd.DataFrame, out_dir: Path, scale: str, n_g
         ax.set_ylabel("AUC of ARI")
         ax.grid(True, lw=0.3)
     ax1.legend(fontsize=7)
-    fig.savefig(out_dir / "figures" / "acc_noise_batch_auc.png", dpi=110)
+    out.figure("acc_noise_batch_auc.png", fig, dpi=110)
     ref = load_reference(PAPER, "acc_noise_batch")
     extra = {"claim_batch_size_degrades_slowly": batch_size_degrades_slowly(auc_mean, "acc_maxexp"),
              "claim_baselines_well_only_at_zero_noise": more.baselines_well_only_at_zero(
                  area_under_curve(curves["ari"], setting), "qecc")}
     rows = _claims(ref, auc_mean, reach, [s for s in setting if s != "algorithm"], extra)
     table = markdown_table(auc_mean, digits=3)
-    _write_comparison(rows, out_dir, title, f"## Area under the ARI curve\n\n{table}\n")
+    return _comparison(out, rows, title, f"## Area under the ARI curve\n\n{table}\n")
 
 
 REPORTS = {

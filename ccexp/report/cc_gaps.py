@@ -7,7 +7,7 @@ the LP relaxation's bound LB.  A heuristic's excess is ``(cost - OPT) / OPT``
 enter no ratio), and the integrality gap of the LP is ``(OPT - LB) / OPT``.
 Only instances whose optimum is proven enter the excess over OPT.
 
-Writes ``tables/gaps.{csv,md}``, ``figures/gaps.png`` and ``report.md``.
+Its report holds ``tables/gaps.{csv,md}``, ``figures/gaps.png`` and ``report.md``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .common import markdown_table, ok_records, write_table
+from .common import markdown_table, ok_records
+from .output import Report, no_paper_comparison
 
 PAPER = "cc_gaps"
 
@@ -95,7 +96,7 @@ _HORIZONTAL = ({"orientation": "horizontal"}
                if tuple(int(p) for p in matplotlib.__version__.split(".")[:2]) >= (3, 10) else {"vert": False})
 
 
-def _figure(df: pd.DataFrame, path: Path) -> None:
+def _figure(df: pd.DataFrame) -> Figure:
     proven = df[df["exact_optimal"].astype(bool) & df["excess"].notna()]
     kinds = [k for k in KIND.values() if k in set(proven["kind"])] or sorted(set(proven["kind"]))
     fig = Figure(figsize=(4.2 * max(len(kinds), 1), 4.6), constrained_layout=True)
@@ -110,34 +111,37 @@ def _figure(df: pd.DataFrame, path: Path) -> None:
         ax.set_xlabel("cost above the proven optimum (%)")
         ax.set_title(kind, fontsize=10)
     fig.suptitle("Heuristics against the proven optimum (one point per instance)", fontsize=11)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    return fig
 
 
-def report_cc_gaps(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
-    """Write the cc_gaps report: each heuristic's cost above the proven optimum, as a table and a figure.
+def report_cc_gaps(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
+    """The cc_gaps report: each heuristic's cost above the proven optimum, as a table and a figure.
 
     Parameters
     ----------
     records : DataFrame
         Records of ``cc_gaps`` (heuristics and the exact solver on the same instances).
     out_dir : Path
-        Receives ``tables/gaps.*``, ``figures/gaps.png`` and the index.
+        Unused (the report reads only ``records``); part of the report functions' common signature.
     scale : str
         Scale the records were run at.
     n_grid_instances : int, optional
         Unused; part of the report functions' common signature.
+
+    Returns
+    -------
+    Report
+        ``tables/gaps``, ``figures/gaps.png`` (with the exact solver), ``report.md`` and an empty comparison.
     """
-    out_dir = Path(out_dir)
+    out = Report()
     df = gap_rows(records)
-    table = gap_table(df)
-    write_table(table, out_dir / "tables" / "gaps", digits=2)
+    table = out.table("gaps", gap_table(df), digits=2)
     has_exact = "algorithm" in records and (records["algorithm"] == "cc_exact").any()
     if len(df) and has_exact:
-        _figure(df, out_dir / "figures" / "gaps.png")
+        out.figure("gaps.png", _figure(df), dpi=120)
     n_inst = df["instance_id"].nunique() if len(df) else 0
     n_proven = int(df.drop_duplicates("instance_id")["exact_optimal"].astype(bool).sum()) if len(df) else 0
-    text = [
+    out.text = "\n".join([
         "# cc_gaps: heuristics against the proven optimum",
         "",
         f"Scale `{scale}`: {n_inst} instances, optimum proven on {n_proven}.",
@@ -150,15 +154,9 @@ def report_cc_gaps(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_inst
         "cc_exact is not among the algorithms run, so there is no optimum (nor LP bound) to measure the "
         "heuristics against: add it (experiment.algorithms=[cc_exact, ...]) for the gaps.",
         "",
-    ]
-    (out_dir / "report.md").write_text("\n".join(text), encoding="utf-8")
-    # No paper reports these gaps: an empty comparison (experiments/cc_gaps/reference.csv
-    # has no rows), so the reproduction page and DVC find the files every report writes.
-    cols = ["ref_id", "quantity", "paper", "ours", "difference", "tolerance", "verdict", "note"]
-    pd.DataFrame(columns=cols).to_csv(out_dir / "comparison.csv", index=False)
-    (out_dir / "comparison.md").write_text(
-        "# cc_gaps: comparison with the paper\n\nNo paper reports these numbers (a result of this "
-        "project); experiments/cc_gaps/reference.csv has no rows.\n", encoding="utf-8")
+    ])
+    out.compare(*no_paper_comparison("cc_gaps", "a result of this project"))
+    return out
 
 
 REPORTS = {"cc_gaps": report_cc_gaps}

@@ -8,6 +8,16 @@ from .reference import reference_row
 from .tables import is_missing
 from .tolerance import _EPS, DIFFERS, NOT_RUN, OUTSIDE, REPRODUCED, WITHIN, judge, se_of_difference
 
+#: The columns of a comparison row, in order: what :func:`compare_row` returns (the one list of them; a report
+#: adds its own coordinate columns after them, e.g. ``dataset``).
+COMPARISON_COLUMNS = ("ref_id", "quantity", "algorithm", "versus", "k", "a", "b", "paper", "ours", "ours_sem",
+                      "n_trials", "difference", "tolerance", "verdict", "status", "note")
+#: The columns of a comparison without rows (an experiment no paper reports,
+#: :func:`ccexp.report.output.no_paper_comparison`): the judged value's, without the coordinates, the
+#: trials and the status, as the committed empty ``comparison.csv`` files have them.
+EMPTY_COMPARISON_COLUMNS = tuple(c for c in COMPARISON_COLUMNS
+                                 if c not in ("algorithm", "versus", "k", "a", "b", "ours_sem", "n_trials", "status"))
+
 
 def compare_row(
     quantity: str,
@@ -57,8 +67,7 @@ def compare_row(
     Returns
     -------
     dict
-        Keys ``ref_id, quantity, algorithm, versus, k, a, b, paper, ours,
-        ours_sem, n_trials, difference, tolerance, verdict, status, note``.
+        Keyed by :data:`COMPARISON_COLUMNS`, in their order.
     """
     ref = reference_row(ref_id)
     diff = math.nan if is_missing(ours) else float(ours) - float(paper)
@@ -81,21 +90,8 @@ def compare_row(
                             rule=ref.get("rule", ""), claim_tolerance=ref["tolerance"], n=n_trials,
                             paper_n=ref.get("paper_n"), paper_sd=ref.get("paper_sd"))
     verdict_ = {REPRODUCED: WITHIN, WITHIN: WITHIN, DIFFERS: OUTSIDE}.get(status, status)
-    return {
-        "ref_id": ref_id,
-        "quantity": quantity,
-        "algorithm": algorithm or "",
-        "versus": versus or "",
-        "k": None if is_missing(k) else k,
-        "a": None if is_missing(a) else a,
-        "b": None if is_missing(b) else b,
-        "paper": paper,
-        "ours": math.nan if is_missing(ours) else ours,
-        "ours_sem": math.nan if is_missing(sem) else float(sem),
-        "n_trials": math.nan if is_missing(n_trials) else int(n_trials),
-        "difference": diff,
-        "tolerance": tol,
-        "verdict": verdict_,
-        "status": status,
-        "note": note,
-    }
+    return dict(zip(COMPARISON_COLUMNS, (
+        ref_id, quantity, algorithm or "", versus or "",
+        None if is_missing(k) else k, None if is_missing(a) else a, None if is_missing(b) else b,
+        paper, math.nan if is_missing(ours) else ours, math.nan if is_missing(sem) else float(sem),
+        math.nan if is_missing(n_trials) else int(n_trials), diff, tol, verdict_, status, note), strict=True))

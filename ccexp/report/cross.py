@@ -8,7 +8,7 @@ the largest budget and are read off their trace at each budget (the
 clustering after the last batch that fits); the unsupervised floor
 (``none``) is one value per dataset and trial, drawn flat.
 
-Writes
+Its report holds
 
 - ``figures/curves.png``: ARI against the answers, one panel per dataset and
   eps, one line per reader, with 95% t-bands over the trials;
@@ -37,7 +37,8 @@ from scipy import stats
 from sklearn.metrics import auc
 
 from ..runner.store import ResultStore
-from .common import markdown_table, write_table
+from .common import markdown_table
+from .output import Report, no_paper_comparison
 
 PAPER = "cross"
 
@@ -251,7 +252,7 @@ def friedman_ranking(per_trial: pd.DataFrame, alpha: float = 0.05) -> dict:
     return out
 
 
-def _curves_figure(table: pd.DataFrame, path: Path) -> None:
+def _curves_figure(table: pd.DataFrame) -> Figure:
     datasets = sorted(table["dataset"].unique())
     eps_values = sorted(table["eps"].unique())
     readers = sorted(table["reader"].unique(), key=lambda r: (KIND_ORDER.index(r.split(": ")[0])
@@ -289,13 +290,12 @@ def _curves_figure(table: pd.DataFrame, path: Path) -> None:
                     handles.append(hh)
                     labels.append(ll)
     fig.legend(handles, labels, loc="outside lower center", ncol=min(4, len(labels)), fontsize=7)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=90)
+    return fig
 
 
-def _cd_figure(result: dict, path: Path) -> bool:
+def _cd_figure(result: dict) -> Figure | None:
     if result["posthoc"] is None:
-        return False
+        return None
     import scikit_posthocs as sp
 
     ranks = result["ranks"]
@@ -305,16 +305,14 @@ def _cd_figure(result: dict, path: Path) -> bool:
                                    label_fmt_right="  ({rank:.2f}) {label}")
     ax.set_title(f"average rank over {result['n_blocks']} datasets (AUC); bars join readers the Nemenyi test "
                  f"does not separate at 0.05 (Friedman p = {result['pvalue']:.2g})", fontsize=9)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    return True
+    return fig
 
 
-def report_cross(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None, traces=None) -> None:
-    """Write the cross-supervision report (see the module docstring) into ``out_dir``."""
-    out_dir = Path(out_dir)
+def report_cross(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None, traces=None) -> Report:
+    """The cross-supervision report (see the module docstring); the traces are read from ``out_dir`` unless given."""
     if traces is None:
-        traces = ResultStore(out_dir).load_traces()
+        traces = ResultStore(Path(out_dir)).load_traces()
+    out = Report()
     df = curve_rows(records, traces)
     lines = [f"# Cross-supervision study — scale `{scale}`", ""]
     _, n_failed = scored_records(records)
@@ -323,19 +321,18 @@ def report_cross(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instan
               f"{', '.join(f'{k} {v}' for k, v in sorted(status.items()))}); {df['dataset'].nunique() if len(df) else 0} datasets; "
               f"readers: {df['reader'].nunique() if len(df) else 0}.", ""]
     if len(df):
-        table = curve_table(df)
-        write_table(table, out_dir / "tables" / "curves", digits=3)
-        _curves_figure(table, out_dir / "figures" / "curves.png")
+        table = out.table("curves", curve_table(df), digits=3)
+        out.figure("curves.png", _curves_figure(table), dpi=90)
         lines += ["![ARI against the answers](figures/curves.png)", ""]
         per_trial = auc_per_trial(df)
         wide, by_eps = leaderboard(per_trial)
-        write_table(wide, out_dir / "tables" / "auc", digits=3)
-        write_table(by_eps, out_dir / "tables" / "auc_by_eps", digits=3)
+        out.table("auc", wide, digits=3)
+        out.table("auc_by_eps", by_eps, digits=3)
         lines += ["## Leaderboard: area under the ARI curve (over log budget, normalised; mean over eps and trials)",
                   "", markdown_table(wide, digits=3), ""]
         result = friedman_ranking(per_trial)
         ranks = result["ranks"].rename("average rank").reset_index().rename(columns={"index": "reader"})
-        write_table(ranks, out_dir / "tables" / "ranks", digits=2)
+        out.table("ranks", ranks, digits=2)
         lines += ["## Ranking across datasets", ""]
         if result["left_out"]:
             lines += [f"Left out of the ranking (no curve on every dataset): {', '.join(result['left_out'])}.", ""]
@@ -346,16 +343,15 @@ def report_cross(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instan
                       f"chi2 = {result['statistic']:.2f}, p = {result['pvalue']:.3g}.", ""]
         if len(ranks):
             lines += [markdown_table(ranks, digits=2), ""]
-        if _cd_figure(result, out_dir / "figures" / "critical_difference.png"):
+        cd = _cd_figure(result)
+        if cd is not None:
+            out.figure("critical_difference.png", cd, dpi=110)
             lines += ["![critical difference](figures/critical_difference.png)", ""]
         elif result.get("posthoc_note"):
             lines += [result["posthoc_note"].capitalize() + ".", ""]
-    (out_dir / "report.md").write_text("\n".join(lines), encoding="utf-8")
-    cols = ["ref_id", "quantity", "paper", "ours", "difference", "tolerance", "verdict", "note"]
-    pd.DataFrame(columns=cols).to_csv(out_dir / "comparison.csv", index=False)
-    (out_dir / "comparison.md").write_text(
-        "# cross_supervision: comparison with the paper\n\nNo paper reports these numbers (a study of this "
-        "project, issue 15); experiments/cross/reference.csv has no rows.\n", encoding="utf-8")
+    out.text = "\n".join(lines)
+    out.compare(*no_paper_comparison("cross_supervision", "a study of this project, issue 15", folder="cross"))
+    return out
 
 
 REPORTS = {"cross_supervision": report_cross}

@@ -39,9 +39,8 @@ from .common import (
     ok_records,
     recorded_labels,
     sem_of,
-    with_error_bars,
-    write_table,
 )
+from .output import Report, comparison_page
 
 PAPER = "gionis2007"
 ORDER = ["best_clustering", "agglomerative", "furthest", "balls", "local_search", "sampling"]
@@ -69,17 +68,14 @@ def _recorded(ok: pd.DataFrame, column: str):
     return values.iloc[0] if len(values) else None
 
 
-def _write_comparison(rows: list[dict], out_dir: Path, title: str) -> None:
+def _comparison(out: Report, rows: list[dict], title: str) -> Report:
+    """Set ``out``'s comparison: ``rows`` and their page (no csv without rows); returns ``out``."""
     df = pd.DataFrame(rows)
-    if len(df):
-        df.to_csv(out_dir / "comparison.csv", index=False)
-        cols = [c for c in ["dataset", "quantity", "algorithm", "paper", "ours", "ours_sem", "n_trials", "difference", "tolerance", "status", "note"]
-                if c in df]
-        body = markdown_table(with_error_bars(df[cols]), digits=3)
-    else:
-        body = "(no rows)\n"
-    text = f"# {title}: comparison with the paper\n\nReference: experiments/{PAPER}/reference.csv.\n\n" + body
-    (out_dir / "comparison.md").write_text(text, encoding="utf-8")
+    columns = ["dataset", "quantity", "algorithm", "paper", "ours", "ours_sem", "n_trials", "difference", "tolerance",
+               "status", "note"]
+    out.compare(df, comparison_page(title, df, columns, f"Reference: experiments/{PAPER}/reference.csv."),
+                csv_when_empty=False)
+    return out
 
 
 def _agg(ok: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -122,7 +118,7 @@ def _compare(ref: pd.DataFrame, ours: dict, experiment: str, sems: dict | None =
 
 
 # ----------------------------------------------------------------- Tables 2, 3
-def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Tables 2 (Votes) and 3 (Mushrooms): k, EC (%) and ED per algorithm, the class labels and the lower bound.
 
     Parameters
@@ -131,8 +127,7 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
         Records of ``agg_categorical`` (every aggregation algorithm, ROCK and
         LIMBO at the paper's k, on Votes and Mushrooms).
     out_dir : Path
-        Receives ``tables/agg_categorical_<dataset>.*``, Table 1's confusion
-        matrix, ``comparison.*`` and ``report.md``.
+        Unused; part of the report functions' common signature.
     scale : str
         Scale of the grid whose datasets are loaded again (Table 1's classes).
     n_grid_instances : int, optional
@@ -143,8 +138,14 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
     The class labels' own ED is the records' ``truth.objective`` and Table 1
     (AGGLOMERATIVE's clusters against the classes) reads AGGLOMERATIVE's
     recorded ``labels`` (the grid's ``experiment.record``).
+
+    Returns
+    -------
+    Report
+        ``tables/agg_categorical_<dataset>``, Table 1's confusion matrix, the item orders' spread,
+        the comparison and ``report.md``.
     """
-    out_dir = Path(out_dir)
+    out = Report()
     ok, _ = ok_records(records)
     stats = _agg(ok, ["dataset", "algorithm"]) if len(ok) else pd.DataFrame()
     ours: dict = {}
@@ -193,13 +194,14 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
             for q, v in (("classification_error_pct", ec), ("objective", g["objective"]), ("n_clusters", g["n_clusters"])):
                 ours[(name, a, q, k_asked)] = float(v.astype(float).mean())
                 sems[(name, a, q, k_asked)] = sem_of(v)
-        df = pd.DataFrame(rows)
-        write_table(df, out_dir / "tables" / f"agg_categorical_{name}", digits=1)
+        df = out.table(f"agg_categorical_{name}", pd.DataFrame(rows), digits=1)
         tables.append((name, df))
         agg = mine[mine.algorithm == "agglomerative"].sort_values("trial")
         labels = recorded_labels(agg["labels"].iloc[0]) if name == "mushroom" and len(agg) and "labels" in agg else None
         if labels is not None:
-            tables.append(("Table 1: AGGLOMERATIVE on Mushrooms", _table1(dataset, labels, out_dir)))
+            confusion, with_paper = _table1(dataset, labels)
+            out.table("table1_confusion_mushroom", with_paper, digits=0)
+            tables.append(("Table 1: AGGLOMERATIVE on Mushrooms", confusion))
             # Table 1 per item order: how many of its nine non-zero cells each order's clusters give
             cells = [extra.table1_cells_matched(dataset.y, recorded_labels(v)) for v in agg["labels"]]
             ours[(name, "agglomerative", "table1_cells_matched")] = float(np.mean(cells))
@@ -209,22 +211,26 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
     ours[("figure1", "optimum", "claim_toy_optimum_is_the_texts")] = toy["text_c_is_optimal"]
     ours[("figure1", "", "claim_toy_weights_are_figure2s")] = toy["weights_are_figure2s"]
     if len(ok):  # issue 29.1: the spread over item orders (min / median / max)
-        write_table(extra.order_distribution(ok), out_dir / "tables" / "item_orders", digits=1)
+        out.table("item_orders", extra.order_distribution(ok), digits=1)
     rows = _compare(load_reference(PAPER), ours, "agg_categorical", sems)
-    _write_comparison(rows, out_dir, "agg_categorical (Tables 2 and 3)")
+    _comparison(out, rows, "agg_categorical (Tables 2 and 3)")
     text = ["# agg_categorical: Tables 2 and 3 of Gionis et al. (2007)", ""]
     for name, df in tables:
         text += [f"## {name}", "", markdown_table(df, digits=1), ""]
     text += ["See [comparison.md](comparison.md) for the paper's values."]
-    (out_dir / "report.md").write_text("\n".join(text), encoding="utf-8")
+    out.text = "\n".join(text)
+    return out
 
 
 #: Table 1 of the paper (the cells as printed; the text extraction loses their columns)
 TABLE1_PAPER = {"Poisonous": [808, 1296, 1768, 36, 8], "Edible": [2864, 1056, 96, 192]}
 
 
-def _table1(dataset, labels: np.ndarray, out_dir: Path) -> pd.DataFrame:
-    """Confusion matrix of classes x AGGLOMERATIVE's recorded clusters on Mushrooms (Table 1), largest cluster first."""
+def _table1(dataset, labels: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Confusion matrix of classes x AGGLOMERATIVE's recorded clusters on Mushrooms (Table 1), largest cluster first.
+
+    Returns the matrix, and the matrix with the paper's and our non-zero cells below it (the table's file).
+    """
     order = np.argsort(-np.bincount(labels), kind="stable")
     names = ["Poisonous", "Edible"]  # y codes classes by first appearance; the file starts with 'p'
     rows = []
@@ -237,28 +243,26 @@ def _table1(dataset, labels: np.ndarray, out_dir: Path) -> pd.DataFrame:
     paper = sorted(v for vals in TABLE1_PAPER.values() for v in vals)
     note = pd.DataFrame([{"class": "paper's non-zero cells (any order)", "c1": " ".join(map(str, paper))},
                          {"class": "our non-zero cells (sorted)", "c1": " ".join(map(str, ours))}])
-    write_table(pd.concat([df, note], ignore_index=True), out_dir / "tables" / "table1_confusion_mushroom", digits=0)
-    return df
+    return df, pd.concat([df, note], ignore_index=True)
 
 
-def report_agg_census(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+def report_agg_census(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Section 5.2 on Census: SAMPLING + FURTHEST (54 clusters, EC 24%) and LIMBO (k = 2, phi = 1.0: EC 27.6%).
 
     Each reference row is compared with the mean over the trials of its
     algorithm's records (LIMBO's are the grid's ``n_clusters=2, phi=1.0``).
     """
-    out_dir = Path(out_dir)
+    out = Report()
     ok, _ = ok_records(records)
     ours, sems = {}, {}
     if len(ok):
         shown = ["algorithm", "trial", "n_clusters", "ec_pct", "objective", "fit_seconds"]
-        df = ok.assign(ec_pct=100 * ok.classification_error)[shown]
-        write_table(df, out_dir / "tables" / "agg_census", digits=1)
+        out.table("agg_census", ok.assign(ec_pct=100 * ok.classification_error)[shown], digits=1)
         for s in _agg(ok, ["dataset", "algorithm"]).itertuples():
             for q, mean, se in (("n_clusters", s.k, s.k_sem), ("classification_error_pct", s.ec_pct, s.ec_pct_sem)):
                 ours[("adult", s.algorithm, q)] = mean
                 sems[("adult", s.algorithm, q)] = (0.0 if is_missing(se) else float(se), int(s.trials))
-    _write_comparison(_compare(load_reference(PAPER), ours, "agg_census", sems), out_dir, "agg_census (Section 5.2)")
+    return _comparison(out, _compare(load_reference(PAPER), ours, "agg_census", sems), "agg_census (Section 5.2)")
 
 
 # -------------------------------------------------------------------- Figure 3
@@ -269,7 +273,7 @@ def _scatter(ax, X, labels, title):
     ax.set_yticks([])
 
 
-def report_agg_robustness(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+def report_agg_robustness(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Figure 3: five input clusterings of the bridges data and their aggregation, with each one's ARI.
 
     Parameters
@@ -277,7 +281,7 @@ def report_agg_robustness(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
     records : DataFrame
         Records of ``agg_robustness`` (the aggregation algorithms' ARI per trial).
     out_dir : Path
-        Receives ``figures/figure3_robustness.png``, ``tables/agg_robustness_ari.*`` and ``comparison.*``.
+        Unused; part of the report functions' common signature.
     scale : str
         Scale of the grid whose first instance's points Figure 3 draws (loaded again).
     n_grid_instances : int, optional
@@ -287,9 +291,13 @@ def report_agg_robustness(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
     -----
     The input clusterings' ARI and labels are the records' ``input.<method>.ari``
     and ``input.<method>.labels``, the aggregation's its recorded ``labels``.
+
+    Returns
+    -------
+    Report
+        ``figures/figure3_robustness.png``, ``tables/agg_robustness_ari`` and the comparison.
     """
-    out_dir = Path(out_dir)
-    (out_dir / "figures").mkdir(parents=True, exist_ok=True)
+    out = Report()
     ok, _ = ok_records(records)
     rows = []
     methods = [c[len("input."):-len(".ari")] for c in ok.columns if c.startswith("input.") and c.endswith(".ari")]
@@ -301,7 +309,7 @@ def report_agg_robustness(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
         inputs.groupby("clustering")["ari"].mean().reset_index(),
         pd.DataFrame({"clustering": [f"aggregation: {a}" for a in algos.index], "ari": algos.values}),
     ])
-    write_table(table, out_dir / "tables" / "agg_robustness_ari", digits=3)
+    out.table("agg_robustness_ari", table, digits=3)
     aggs = ok[ok.algorithm == "agglomerative"].sort_values("trial") if len(ok) else ok
     if methods and len(aggs) and "labels" in aggs:
         first = aggs.iloc[0]  # Figure 3: the first trial's inputs and aggregation
@@ -315,7 +323,7 @@ def report_agg_robustness(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
                      f"{titles.get(name, name)} (ARI {first[f'input.{name}.ari']:.2f})")
         _scatter(axes.flat[5], dataset.X, recorded_labels(first["labels"]), f"Clustering aggregation (ARI {first['ari']:.2f})")
         fig.tight_layout()
-        fig.savefig(out_dir / "figures" / "figure3_robustness.png", dpi=120)
+        out.figure("figure3_robustness.png", fig, dpi=120)
     best_input = inputs.groupby("clustering")["ari"].mean().max() if len(inputs) else np.nan
     ours, margin = {}, np.nan
     if "agglomerative" in algos and len(inputs):
@@ -332,7 +340,7 @@ def report_agg_robustness(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
     for r in rows:
         r["note"] += (f"; mean ARI aggregation {algos.get('agglomerative', np.nan):.3f} vs best input {best_input:.3f} "
                       f"(needs a lead > 2 SE = {margin:.3g})")
-    _write_comparison(rows, out_dir, "agg_robustness (Figure 3)")
+    return _comparison(out, rows, "agg_robustness (Figure 3)")
 
 
 # -------------------------------------------------------------------- Figure 4
@@ -377,7 +385,7 @@ EXTRA_CLUSTERS_CHECK = ("'contain only points from the background noise': ours =
                         "('only': not one point of a true cluster)")
 
 
-def report_agg_outliers(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+def report_agg_outliers(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Figure 4: aggregated k-means runs on clusters in background noise (Section 5.1).
 
     The found clusters are AGGLOMERATIVE's recorded ``labels`` (the grid's
@@ -385,12 +393,11 @@ def report_agg_outliers(records: pd.DataFrame, out_dir: Path, scale: str, n_grid
     again; each true cluster's best match (Jaccard) and the additional
     clusters' content decide the two claims.
     """
-    out_dir = Path(out_dir)
-    (out_dir / "figures").mkdir(parents=True, exist_ok=True)
+    out = Report()
     ok, _ = ok_records(records)
     stats = _agg(ok, ["dataset.k", "algorithm"]) if len(ok) else pd.DataFrame()
     if len(stats):
-        write_table(stats, out_dir / "tables" / "agg_outliers", digits=3)
+        out.table("agg_outliers", stats, digits=3)
     match_rows, panels = [], {}
     aggs = ok[ok.algorithm == "agglomerative"] if len(ok) and "labels" in ok else ok.iloc[:0]
     datasets = _datasets("agg_outliers", scale, aggs["instance_id"].unique()) if len(aggs) else {}
@@ -407,14 +414,14 @@ def report_agg_outliers(records: pd.DataFrame, out_dir: Path, scale: str, n_grid
         panels.setdefault(k, (dataset, labels))
     matches = pd.DataFrame(match_rows)
     if len(matches):
-        write_table(matches, out_dir / "tables" / "agg_outliers_main_clusters", digits=3)
+        out.table("agg_outliers_main_clusters", matches, digits=3)
     if panels:
         fig = Figure(figsize=(4 * len(panels), 4))
         axes = np.atleast_1d(fig.subplots(1, len(panels)))
         for ax, (k, (dataset, labels)) in zip(axes, sorted(panels.items())):
             _scatter(ax, dataset.X, labels, f"k* = {k}: {labels.max() + 1} clusters")
         fig.tight_layout()
-        fig.savefig(out_dir / "figures" / "figure4_outliers.png", dpi=120)
+        out.figure("figure4_outliers.png", fig, dpi=120)
     ours = {}
     if len(matches):
         ours[("agg_blobs_noise", "agglomerative", "claim_main_clusters_found")] = float(matches.min_jaccard.min() >= 0.8)
@@ -431,7 +438,7 @@ def report_agg_outliers(records: pd.DataFrame, out_dir: Path, scale: str, n_grid
                           f"not noise, in {len(bad)} instance(s)")
         else:
             r["note"] += f"; smallest Jaccard of a true cluster with its best match: {matches.min_jaccard.min():.3f} (>= 0.8 counts)"
-    _write_comparison(rows, out_dir, "agg_outliers (Figure 4)")
+    return _comparison(out, rows, "agg_outliers (Figure 4)")
 
 
 # -------------------------------------------------------------------- Figure 5
@@ -495,19 +502,17 @@ def _table3_caps() -> dict:
     return dict(zip(rows["algorithm"], rows["cap"].astype(float)))
 
 
-def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Figure 5: SAMPLING's time as a fraction of the full algorithm's and its EC (Mushrooms); time vs n (synthetic).
 
     On Mushrooms the run with ``sample_size >= n`` is the full algorithm (SAMPLING
     then runs the wrapped algorithm on every item), the time base of the fraction.
     """
-    out_dir = Path(out_dir)
-    (out_dir / "figures").mkdir(parents=True, exist_ok=True)
+    out = Report()
     ok, _ = ok_records(records)
     ours = {}
     if not len(ok):
-        _write_comparison(_compare(load_reference(PAPER), ours, "agg_scalability"), out_dir, "agg_scalability (Figure 5)")
-        return
+        return _comparison(out, _compare(load_reference(PAPER), ours, "agg_scalability"), "agg_scalability (Figure 5)")
     ok = ok.assign(inner=ok["algorithm.algorithm"], sample=ok["algorithm.sample_size"].astype(int),
                    ec_pct=100 * ok["classification_error"])
     notes: dict = {}  # (dataset, quantity) -> (ours, note) of the Section 5.3 claims
@@ -521,7 +526,7 @@ def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_g
         part["fraction_of_full"] = part["fit_seconds"] / part["inner"].map(full)
         part["full_ec_pct"] = part["inner"].map(mush[mush["sample"] >= n].set_index("inner")["ec_pct"])
         table = part[["inner", "sample", "fit_seconds", "fraction_of_full", "ec_pct", "full_ec_pct", "n_clusters"]]
-        write_table(table.sort_values(["inner", "sample"]), out_dir / "tables" / "figure5_mushrooms", digits=3)
+        out.table("figure5_mushrooms", table.sort_values(["inner", "sample"]), digits=3)
         for inner, g in part.sort_values("sample").groupby("inner"):
             axes[0].plot(g["sample"] / 100, g["fraction_of_full"], marker="o", label=DISPLAY.get(inner, inner))
             axes[1].plot(g["sample"] / 100, g["ec_pct"] / 100, marker="o", label=DISPLAY.get(inner, inner))
@@ -540,8 +545,8 @@ def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_g
     synth = ok[ok.dataset == "agg_blobs_noise"]
     if len(synth):
         synth = synth.assign(n=synth["dataset.n_total"].astype(int))
-        write_table(synth[["inner", "n", "fit_seconds", "n_clusters", "ari"]].sort_values(["inner", "n"]),
-                    out_dir / "tables" / "figure5_synthetic", digits=3)
+        out.table("figure5_synthetic", synth[["inner", "n", "fit_seconds", "n_clusters", "ari"]].sort_values(["inner", "n"]),
+                  digits=3)
         for inner, g in synth.sort_values("n").groupby("inner"):
             axes[2].plot(g["n"] / 1e4, g["fit_seconds"], marker="o", label=DISPLAY.get(inner, inner))
         notes[("agg_blobs_noise", "claim_linear_time_synthetic")] = linear_time(synth)
@@ -558,7 +563,7 @@ def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_g
         axes[2].set_title("Synthetic dataset (sample 1,000)")
         axes[2].legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(out_dir / "figures" / "figure5_scalability.png", dpi=120)
+    out.figure("figure5_scalability.png", fig, dpi=120)
     for (ds, q), (value, _) in notes.items():
         if not np.isnan(value):
             ours[(ds, "sampling", q)] = value
@@ -570,7 +575,7 @@ def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_g
                 r["note"] += f"; time fraction at 1600: {fr}"
         elif (r["dataset"], r["quantity"]) in notes:
             r["note"] += "; " + notes[(r["dataset"], r["quantity"])][1]
-    _write_comparison(rows, out_dir, "agg_scalability (Figure 5)")
+    return _comparison(out, rows, "agg_scalability (Figure 5)")
 
 
 REPORTS = {

@@ -21,7 +21,8 @@ from ..runner.store import ResultStore
 
 from . import _liu2011_claims as more
 from ._liu2011_claims import LARGE_MARGIN, _lead
-from .common import code_versions, compare_row, with_error_bars, fmt_number, load_reference, markdown_table, ok_records, write_table
+from .common import code_versions, compare_row, with_error_bars, fmt_number, load_reference, markdown_table, ok_records
+from .output import Report
 
 PAPER = "liu2011"
 X_COL = "problem.n_constraints"
@@ -144,7 +145,7 @@ def _grid(n_panels: int, width: float = 3.6, height: float = 3.0):
     return fig, axes
 
 
-def accuracy_figure(stats: pd.DataFrame, path: Path, title: str) -> Path:
+def accuracy_figure(stats: pd.DataFrame, title: str) -> Figure:
     """One panel per dataset: mean pairwise F-measure against the number of constraints."""
     datasets = _ordered(stats["dataset"], DATASET_ORDER)
     fig, axes = _grid(max(1, len(datasets)))
@@ -165,11 +166,10 @@ def accuracy_figure(stats: pd.DataFrame, path: Path, title: str) -> Path:
     if datasets:
         axes[0].legend(fontsize=7, loc="lower right")
     fig.suptitle(title, fontsize=10)
-    fig.savefig(path, dpi=110)
-    return path
+    return fig
 
 
-def figure3(stats: pd.DataFrame, path: Path, algorithm: str = "recon") -> Path | None:
+def figure3(stats: pd.DataFrame, algorithm: str = "recon") -> Figure | None:
     """Min / max / mean and standard deviation of one algorithm on Letters-IJLT and Digits-389."""
     datasets = [d for d in ("letters_ijlt", "digits389") if d in set(stats["dataset"])]
     sub = stats[(stats["algorithm"] == algorithm) & stats["dataset"].isin(datasets)]
@@ -192,11 +192,10 @@ def figure3(stats: pd.DataFrame, path: Path, algorithm: str = "recon") -> Path |
             ax.set_xlabel("number of constraints")
             ax.grid(alpha=0.3)
     fig.suptitle(f"Figure 3: {DISPLAY[algorithm]} over the trials", fontsize=10)
-    fig.savefig(path, dpi=110)
-    return path
+    return fig
 
 
-def figure5(ok: pd.DataFrame, path: Path) -> Path:
+def figure5(ok: pd.DataFrame) -> Figure:
     """Run time of ReCon + Euclidean against the number of constraints, one panel per dataset."""
     sub = ok[ok["algorithm"] == "recon"]
     datasets = _ordered(sub["dataset"], DATASET_ORDER)
@@ -214,8 +213,7 @@ def figure5(ok: pd.DataFrame, path: Path) -> Path:
     if datasets:
         axes[0].legend(fontsize=7)
     fig.suptitle("Figure 5: run time of ReCon + Euclidean (mean over trials)", fontsize=10)
-    fig.savefig(path, dpi=110)
-    return path
+    return fig
 
 
 # --- claims ---------------------------------------------------------------------------
@@ -437,7 +435,7 @@ def comparison_rows(experiment: str, stats: pd.DataFrame, ok: pd.DataFrame,
     return pd.DataFrame(rows)
 
 
-def _write_comparison(out_dir: Path, experiment: str, title: str, records, ok, not_ok, cmp, scale, extra=""):
+def _comparison_md(experiment: str, title: str, records, ok, not_ok, cmp, scale, extra="") -> str:
     counts = cmp["verdict"].value_counts().to_dict() if len(cmp) else {}
     shown = cmp[["quantity", "dataset", "algorithm", "versus", "paper", "ours", "ours_sem", "n_trials", "tolerance", "status", "note"]] if len(
         cmp) else cmp
@@ -459,57 +457,52 @@ def _write_comparison(out_dir: Path, experiment: str, title: str, records, ok, n
         markdown_table(with_error_bars(shown), digits=3) if len(shown) else "(no reference rows)\n",
         extra,
     ]
-    (out_dir / "comparison.md").write_text("\n".join(text), encoding="utf-8")
-    cmp.to_csv(out_dir / "comparison.csv", index=False)
+    return "\n".join(text)
 
 
-def _prepare(records, out_dir):
-    out_dir = Path(out_dir)
-    (out_dir / "figures").mkdir(parents=True, exist_ok=True)
-    (out_dir / "tables").mkdir(parents=True, exist_ok=True)
-    ok, not_ok = ok_records(records)
-    return out_dir, ok, not_ok
-
-
-def _mean_table(stats: pd.DataFrame, stem: Path) -> None:
+def _mean_table(stats: pd.DataFrame) -> pd.DataFrame:
     t = stats.pivot_table(index=["dataset", "setting", "n_constraints"], columns="algorithm", values="mean").reset_index()
-    t = t[["dataset", "setting", "n_constraints"] + _ordered([c for c in t.columns[3:]], ALGORITHM_ORDER)]
-    write_table(t, stem, digits=3)
+    return t[["dataset", "setting", "n_constraints"] + _ordered([c for c in t.columns[3:]], ALGORITHM_ORDER)]
 
 
-def report_random(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> None:
+def report_random(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> Report:
     """recon_random: Figure 2, Figure 3 and its table, comparison.md."""
-    out_dir, ok, not_ok = _prepare(records, out_dir)
+    out = Report()
+    ok, not_ok = ok_records(records)
     stats = curve_stats(ok)
-    accuracy_figure(stats, out_dir / "figures" / "figure2.png",
-                    "Figure 2: random relative constraints (mean over trials)")
-    figure3(stats, out_dir / "figures" / "figure3.png")
-    _mean_table(stats, out_dir / "tables" / "figure2_mean_f")
+    out.figure("figure2.png", accuracy_figure(stats, "Figure 2: random relative constraints (mean over trials)"), dpi=110)
+    fig3 = figure3(stats)
+    if fig3 is not None:
+        out.figure("figure3.png", fig3, dpi=110)
+    out.table("figure2_mean_f", _mean_table(stats), digits=3)
     f3 = stats[(stats["algorithm"] == "recon") & stats["dataset"].isin(["letters_ijlt", "digits389"])]
     f3 = f3[["dataset", "n_constraints", "min", "max", "mean", "std", "count"]].sort_values(["dataset", "n_constraints"])
-    write_table(f3, out_dir / "tables" / "figure3_recon_spread", digits=3)
+    out.table("figure3_recon_spread", f3, digits=3)
     cmp = comparison_rows("recon_random", stats, ok)
     extra = "## Figure 3 (ReCon + Euclidean over the trials)\n\n" + (
         markdown_table(f3, digits=3) if len(f3) else "Letters-IJLT / Digits-389 not in these records.\n")
-    _write_comparison(out_dir, "recon_random", "Section 5.1, Figures 2 and 3", records, ok, not_ok, cmp, scale, extra)
+    out.compare(cmp, _comparison_md("recon_random", "Section 5.1, Figures 2 and 3", records, ok, not_ok, cmp, scale, extra))
+    return out
 
 
-def report_informative(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> None:
-    """recon_informative: Figure 4, comparison.md."""
-    out_dir, ok, not_ok = _prepare(records, out_dir)
+def report_informative(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> Report:
+    """recon_informative: Figure 4, comparison.md; reads ``recon_random``'s records beside ``out_dir``."""
+    out = Report()
+    ok, not_ok = ok_records(records)
     stats = curve_stats(ok)
-    accuracy_figure(stats, out_dir / "figures" / "figure4.png",
-                    "Figure 4: informative constraints, random subsets and the complete set (mean over trials)")
-    _mean_table(stats, out_dir / "tables" / "figure4_mean_f")
+    out.figure("figure4.png", accuracy_figure(
+        stats, "Figure 4: informative constraints, random subsets and the complete set (mean over trials)"), dpi=110)
+    out.table("figure4_mean_f", _mean_table(stats), digits=3)
     random_stats = random_curve_stats(out_dir)
     cmp = comparison_rows("recon_informative", stats, ok, random_stats)
     matched = same_amount(stats, random_stats) if len(random_stats) else pd.DataFrame()
     if len(matched):
-        write_table(matched, out_dir / "tables" / "informative_vs_random_same_amount", digits=4)
+        out.table("informative_vs_random_same_amount", matched, digits=4)
     extra = ("## ReCon: informative against random constraints of the same amount\n\n"
              + (markdown_table(matched, digits=4) if len(matched) else
                 "recon_random has no records at this scale (or no amount in common): not compared.\n"))
-    _write_comparison(out_dir, "recon_informative", "Section 5.2, Figure 4", records, ok, not_ok, cmp, scale, extra)
+    out.compare(cmp, _comparison_md("recon_informative", "Section 5.2, Figure 4", records, ok, not_ok, cmp, scale, extra))
+    return out
 
 
 def random_curve_stats(out_dir: Path) -> pd.DataFrame:
@@ -527,19 +520,20 @@ def random_curve_stats(out_dir: Path) -> pd.DataFrame:
     return curve_stats(ok) if len(ok) else pd.DataFrame()
 
 
-def report_runtime(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> None:
+def report_runtime(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> Report:
     """recon_runtime: Figure 5, its table, comparison.md."""
-    out_dir, ok, not_ok = _prepare(records, out_dir)
-    figure5(ok, out_dir / "figures" / "figure5.png")
+    out = Report()
+    ok, not_ok = ok_records(records)
+    out.figure("figure5.png", figure5(ok), dpi=110)
     cols = [c for c in ("fit_seconds", "seconds.one_tree", "seconds.agglomerate", "seconds.cut") if c in ok]
     t = ok[ok["algorithm"] == "recon"].groupby(["dataset", X_COL])[cols].agg(["mean", "max"])
     t.columns = [f"{a} {b}" for a, b in t.columns]
-    t = t.reset_index()
-    write_table(t, out_dir / "tables" / "figure5_seconds", digits=3)
+    t = out.table("figure5_seconds", t.reset_index(), digits=3)
     stats = curve_stats(ok)
     cmp = comparison_rows("recon_runtime", stats, ok)
-    _write_comparison(out_dir, "recon_runtime", "Section 5.3, Figure 5", records, ok, not_ok, cmp, scale,
-                      "## Run time (seconds)\n\n" + markdown_table(t, digits=3))
+    out.compare(cmp, _comparison_md("recon_runtime", "Section 5.3, Figure 5", records, ok, not_ok, cmp, scale,
+                                    "## Run time (seconds)\n\n" + markdown_table(t, digits=3)))
+    return out
 
 
 REPORTS = {

@@ -10,6 +10,7 @@ compared, and a reference row about an absent algorithm gets the verdict
 from __future__ import annotations
 
 import math
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -58,9 +59,9 @@ from .common import (
     load_reference,
     markdown_table,
     ok_records,
-    write_table,
     with_error_bars,
 )
+from .output import Report
 
 
 # --------------------------------------------------------------------------- Table I
@@ -263,8 +264,8 @@ TABLE1_CAPTION = ("Table I: average number of clusters found, for a in {1, 0.1, 
                   "b in {0, 0.1, 0.2}; rows are algorithms within b. '–' marks a cell not in this scale's grid.")
 
 
-def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> None:
-    """Write Experiment 1's figures, tables, comparison and index into ``out_dir``.
+def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances: int | None = None) -> Report:
+    """Experiment 1's figures, tables, comparison and index.
 
     Parameters
     ----------
@@ -272,28 +273,31 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
         Long-format records of this experiment (already restricted to the
         scale's grid); rows with ``status != "ok"`` are counted, not used.
     out_dir : Path
-        Receives ``figures/``, ``tables/``, ``comparison.md`` and ``report.md``.
+        Unused; part of the report functions' common signature.
     scale : str
         Scale the records were run at (stated in the report).
     n_grid_instances : int, optional
         Number of instances of the scale's grid, to show how complete the
         records are.
+
+    Returns
+    -------
+    Report
+        ``figures/figure2.png``, ``figures/ari_heatmaps.png``, Table I (ours, and beside the paper's), the win
+        counts, the comparison and ``report.md``.
     """
-    out_dir = Path(out_dir)
-    figures, tables = out_dir / "figures", out_dir / "tables"
-    figures.mkdir(parents=True, exist_ok=True)
-    tables.mkdir(parents=True, exist_ok=True)
+    out = Report()
     ok, not_ok = ok_records(records)
     stats = cell_stats(ok)
     ctx = Context.from_stats(stats)
     ref = load_reference(PAPER, EXPERIMENT)
 
-    figure2(stats, figures / "figure2.png")
-    ari_heatmaps(stats, figures / "ari_heatmaps.png")
+    out.figure("figure2.png", partial(figure2, stats.copy()))
+    out.figure("ari_heatmaps.png", partial(ari_heatmaps, stats.copy()))
 
     # Table I, ours and side by side with the paper.
     t1 = table1(ctx)
-    write_table(t1, tables / "table1", md=_table1_markdown(t1, lambda r, c: fmt_number(r[c], 1)))
+    out.table("table1", t1, md=_table1_markdown(t1, lambda r, c: fmt_number(r[c], 1)))
     paper_t1 = _paper_table1(ref)
 
     def _vs(r: pd.Series, c: str) -> str:
@@ -302,9 +306,9 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
         paper = paper_t1.get(key)
         return f"{fmt_number(r[c], 1)} ({MISSING if paper is None else fmt_number(paper, 1)})"
 
-    (tables / "table1_vs_paper.md").write_text(
+    out.files["tables/table1_vs_paper.md"] = (
         "Average number of clusters, ours (paper); '–' = not run here or not in the paper.\n\n"
-        + _table1_markdown(t1, _vs), encoding="utf-8")
+        + _table1_markdown(t1, _vs))
 
     # Win counts, beside the paper's.
     wins = win_counts(ok)
@@ -316,7 +320,7 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
     wt["paper_percent"] = 100.0 * wt["paper_wins"] / paper_cases
     wt_md = wt.assign(algorithm=wt["algorithm"].map(display), versus=wt["versus"].map(display))
     note = ("" if len(wt) else f"{display(REFERENCE_ALGORITHM)} is not in the records: no win counts.\n\n")
-    write_table(wt, tables / "win_counts", md=(
+    out.table("win_counts", wt, md=(
         f"Test cases where {display(REFERENCE_ALGORITHM)} has at least the ARI of the other algorithm (`rule` "
         "at_least: ties within " f"{ARI_TIE:g} count) or more (`rule` strict: the paper's 'outperforms' Ls-EQ-VC), "
         "paired by instance; the 10 trials of a = 1, b = 0 count as one test case of the paper's 924 (weight "
@@ -328,7 +332,6 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
     has_grid = {A, B, K} <= set(records.columns) and len(records)
     n_test_cases = int(round(paper_case_weights(records).sum())) if has_grid else n_instances
     cmp = comparison_rows(ref, ctx, wins, n_test_cases, scale, n_grid_instances)
-    cmp.to_csv(out_dir / "comparison.csv", index=False)
     versions = code_versions(records)
     status_line = (f"{int(not_ok.sum())} non-ok cases left out of the statistics ("
                    + ", ".join(f"{s}: {n}" for s, n in not_ok.items()) + ")" if len(not_ok) and not_ok.sum()
@@ -366,7 +369,7 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
     ]
     show = cmp.assign(algorithm=cmp["algorithm"].map(lambda a: display(a) if a else ""),
                       versus=cmp["versus"].map(lambda a: display(a) if a else ""))
-    (out_dir / "comparison.md").write_text("\n".join(header) + markdown_table(with_error_bars(show), digits=3), encoding="utf-8")
+    out.compare(cmp, "\n".join(header) + markdown_table(with_error_bars(show), digits=3))
 
     # The index.
     index = [
@@ -396,7 +399,8 @@ def report_exp1(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instanc
         f"experiments/{PAPER}/reference.csv with our value and a verdict: {_verdict_counts(cmp)}.",
         "",
     ]
-    (out_dir / "report.md").write_text("\n".join(index), encoding="utf-8")
+    out.text = "\n".join(index)
+    return out
 
 
 #: experiments this module reports (collected by ccexp.report)

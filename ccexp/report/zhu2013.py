@@ -29,7 +29,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from . import _zhu2013_claims as C
-from .common import TOLERANCE_RULE, compare_row, is_missing, load_reference, markdown_table, plus_minus, write_table
+from .common import TOLERANCE_RULE, compare_row, is_missing, load_reference, markdown_table, plus_minus
+from .output import Report
 
 PAPER = "zhu2013"
 ORDER = ["spectral", "cop_kmeans", "spectral_learning", "e2cp", "forest_e2cp", "cop_rf"]
@@ -124,10 +125,10 @@ def area_sems(curves: pd.DataFrame) -> dict:
     return out
 
 
-def _figure(curves: pd.DataFrame, path: Path, title: str) -> None:
+def _figure(curves: pd.DataFrame, title: str) -> Figure | None:
     names = [d for d in DATASETS if d in set(curves.dataset)]
     if not names:
-        return
+        return None
     cols = min(3, len(names))
     rows = int(np.ceil(len(names) / cols))
     fig = Figure(figsize=(4.2 * cols, 3.4 * rows))
@@ -147,8 +148,7 @@ def _figure(curves: pd.DataFrame, path: Path, title: str) -> None:
     axes[0].legend(fontsize=7)
     fig.suptitle(title, fontsize=11)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    return fig
 
 
 def _display(table: pd.DataFrame) -> pd.DataFrame:
@@ -187,16 +187,18 @@ def _areas_from_comparison(path: Path) -> dict:
             for r in cmp.itertuples()}
 
 
-def _report(experiment: str, table_name: str, records: pd.DataFrame, out_dir: Path, scale: str) -> None:
+def _report(experiment: str, table_name: str, records: pd.DataFrame, out_dir: Path, scale: str) -> Report:
     out_dir = Path(out_dir)
+    out = Report()
     rec = counted_records(records)
     curves = ari_curves(rec) if len(rec) else pd.DataFrame(columns=["dataset", "algorithm", "n_constraints", "ari"])
     table = area_table(curves) if len(curves) else pd.DataFrame(columns=["dataset"])
     if len(curves):
-        write_table(curves, out_dir / "tables" / f"{experiment}_ari_curves", digits=3)
-        write_table(_display(table), out_dir / "tables" / f"{table_name}_area_under_ari", digits=2)
-        _figure(curves, out_dir / "figures" / f"{experiment}_ari_curves.png",
-                f"{experiment}: ARI against the number of constraints (scale={scale})")
+        out.table(f"{experiment}_ari_curves", curves, digits=3)
+        out.table(f"{table_name}_area_under_ari", _display(table), digits=2)
+        fig = _figure(curves, f"{experiment}: ARI against the number of constraints (scale={scale})")
+        if fig is not None:
+            out.figure(f"{experiment}_ari_curves.png", fig, dpi=120)
     perfect_areas = None
     if experiment == "coprf_noisy":  # the perfect-oracle run of the same scale sits beside this one
         perfect = out_dir.parent.parent / "coprf_perfect" / out_dir.name / "comparison.csv"
@@ -218,7 +220,7 @@ def _report(experiment: str, table_name: str, records: pd.DataFrame, out_dir: Pa
         ours.update(table1(records))
     failures = failures_table(rec) if len(rec) else pd.DataFrame()
     if len(failures):
-        write_table(failures, out_dir / "tables" / "cop_kmeans_failures", digits=0)
+        out.table("cop_kmeans_failures", failures, digits=0)
     ref = load_reference(PAPER, experiment)
     rows = []
     for r in ref.itertuples(index=False):
@@ -232,7 +234,6 @@ def _report(experiment: str, table_name: str, records: pd.DataFrame, out_dir: Pa
         row["kind"] = r.kind
         rows.append(row)
     cmp = pd.DataFrame(rows)
-    cmp.to_csv(out_dir / "comparison.csv", index=False)
     n_infeasible = int((rec.get("status", pd.Series(dtype=str)) == "infeasible").sum())
     n_other = int(len(records) - len(rec))
     cmp_show = cmp.assign(ours=[plus_minus(m, se) for m, se in zip(cmp["ours"], cmp["ours_sem"])])
@@ -256,17 +257,21 @@ def _report(experiment: str, table_name: str, records: pd.DataFrame, out_dir: Pa
                  "Runs that ended without a solution (counted as ARI 0 above), per dataset and constraint count. "
                  "The paper's footnote 3 names Iris, Segmentation and Glass.", "",
                  markdown_table(failures, digits=0)]
-    (out_dir / "comparison.md").write_text("\n".join(text), encoding="utf-8")
+    out.compare(cmp, "\n".join(text))
+    return out
 
 
-def report_coprf_perfect(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
+def report_coprf_perfect(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Figure 4 and Table II."""
-    _report("coprf_perfect", "table2", records, out_dir, scale)
+    return _report("coprf_perfect", "table2", records, out_dir, scale)
 
 
-def report_coprf_noisy(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> None:
-    """Table III (and its ARI curves) and the claim about COP-RF's lead over E2CP under noise."""
-    _report("coprf_noisy", "table3", records, out_dir, scale)
+def report_coprf_noisy(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
+    """Table III (and its ARI curves) and the claim about COP-RF's lead over E2CP under noise.
+
+    Reads the comparison of ``coprf_perfect`` of the same scale beside ``out_dir`` (the lead-grows claim).
+    """
+    return _report("coprf_noisy", "table3", records, out_dir, scale)
 
 
 REPORTS = {"coprf_perfect": report_coprf_perfect, "coprf_noisy": report_coprf_noisy}
