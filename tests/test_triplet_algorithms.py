@@ -253,10 +253,10 @@ def test_one_pass_is_line_8_with_each_tie_break(nT, mode, seed):
     labels = np.unique(labels, return_inverse=True)[1].astype(np.int64)  # contiguous from 0
     draws = rng.random(n)
     expected = ref_pass(T.tolist(), labels.tolist(), mode, draws)
-    indptr, tri, slot = K.item_incidence(T, n)
+    indptr, first, second = K.item_partners(T, n)
     gain = np.zeros(2 * n + 1, dtype=np.int64)
     got = labels.copy()
-    K.local_search_pass(T, indptr, tri, slot, got, int(labels.max()) + 1, gain, np.empty(3 * len(T) + 1, dtype=np.int64),
+    K.local_search_pass(indptr, first, second, got, int(labels.max()) + 1, gain, np.empty(2 * n + 1, dtype=np.int64),
                         TIE_BREAKS[mode], draws)
     assert got.tolist() == expected
 

@@ -22,7 +22,7 @@ from ccexp.cc import labels as cc_labels
 from ccexp.objectives import kernels as objective_kernels
 
 KERNELS = (
-    "item_incidence",
+    "item_partners",
     "local_search_pass",
     "pair_keys",
     "group_by_key",
@@ -92,30 +92,49 @@ def test_checked_equals_unchecked(monkeypatch, checked):
 
 
 def _zero_crossing_triplets():
-    """Item 0's cluster score crosses 0 on every triplet: ``touched`` gets one entry per triplet.
+    """Item 0's cluster score crosses 0 at every triplet when the triplets are read in input order.
 
     With items 1, 2 in cluster 0 and item 3 in cluster 1, ``(1, 2, 0)``
     (0 the outlier of a together pair) takes 1 from cluster 0 and
-    ``(0, 1, 3)`` (partner 1 apart from 3) adds 1 back, so cluster 0 is
-    appended to ``touched`` again at every other triplet.
+    ``(0, 1, 3)`` (partner 1 apart from 3) adds 1 back: the kernel before
+    issue 31 appended cluster 0 to ``touched`` at every other triplet.
     """
     return np.array([(1, 2, 0), (0, 1, 3)] * 10, dtype=np.int64)
 
 
-def test_touched_needs_the_item_degree_not_2n_plus_1(checked):
-    # the old docstring asked for len(touched) >= 2n + 1; here n = 4 and item 0
-    # has degree 20, so a 2n + 1 = 9 buffer is overrun; the caller's 3m + 1 is not
+def test_touched_needs_2n_entries_not_the_item_degree(checked):
+    # item 0 has degree 20 > 2n + 1 = 9: reading its pair-member triplets (adds) before its
+    # outlier triplets (subtractions), a cluster's score leaves 0 at most twice, so 2n entries do
     T = _zero_crossing_triplets()
     n, m = 4, T.shape[0]
     labels = np.array([0, 0, 0, 1], dtype=np.int64)
-    indptr, tri, slot = checked["item_incidence"](T, n)
-    assert indptr[1] - indptr[0] == m  # item 0 is in every triplet
+    indptr, first, second = checked["item_partners"](T, n)
+    assert indptr[2] - indptr[0] == m  # item 0 is in every triplet
     gain = np.zeros(2 * n + 1, dtype=np.int64)
-    with pytest.raises(IndexError):
-        checked["local_search_pass"](T, indptr, tri, slot, labels.copy(), 2, gain, np.empty(2 * n + 1, dtype=np.int64), K.TIE_STAY, np.zeros(1))
-    gain[:] = 0
     lab = labels.copy()
-    moved, k_new = checked["local_search_pass"](T, indptr, tri, slot, lab, 2, gain, np.empty(3 * m + 1, dtype=np.int64), K.TIE_STAY, np.zeros(1))
+    moved, k_new = checked["local_search_pass"](indptr, first, second, lab, 2, gain, np.empty(2 * n, dtype=np.int64),
+                                                K.TIE_STAY, np.zeros(1))
     assert not gain.any()  # the kernel leaves its score buffer clean
     # item 0 satisfies all (0, 1, 3) in cluster 0 and no (1, 2, 0) there: it stays
     assert lab[0] == 0 and moved >= 0 and k_new >= 2
+
+
+def test_a_cluster_can_take_two_touched_entries(checked):
+    # item 0 (cluster 0): (0, 1, 3) adds 1 to cluster 1 (partner 1 apart from outlier 3), then the two
+    # (1, 2, 0) take 2 from it (0 the outlier of the together pair {1, 2}): its score goes 0 -> 1 -> 0 -> -1
+    # and cluster 1 is listed twice; the branch-free append writes slot 1 in between
+    T = np.array([(0, 1, 3), (1, 2, 0), (1, 2, 0)], dtype=np.int64)
+    n = 4
+    labels = np.array([0, 1, 1, 2], dtype=np.int64)
+    indptr, first, second = checked["item_partners"](T, n)
+    gain = np.zeros(2 * n + 1, dtype=np.int64)
+    with pytest.raises(IndexError):
+        checked["local_search_pass"](indptr, first, second, labels.copy(), 3, gain, np.empty(1, dtype=np.int64),
+                                     K.TIE_STAY, np.zeros(1))
+    gain[:] = 0
+    lab = labels.copy()
+    checked["local_search_pass"](indptr, first, second, lab, 3, gain, np.empty(2 * n, dtype=np.int64), K.TIE_STAY,
+                                 np.zeros(1))
+    assert not gain.any()
+    # item 0 scores 1 in cluster 1 and 2 (= O, both outlier triplets satisfied) anywhere else: it stays in 0
+    assert lab[0] == 0

@@ -23,28 +23,45 @@ APART = 1
 # local search, Algorithm 2
 # --------------------------------------------------------------------------
 @njit(cache=True)
-def item_incidence(triplets, n):
-    """CSR from items to (triplet, slot): ``indptr[n+1], tri[3m], slot[3m]``.
+def item_partners(triplets, n):
+    """Each item's triplets as contiguous (other, other) item pairs: ``indptr[2n+1], first[3m], second[3m]``.
 
-    Slot 0/1 = the item is one of the pair, slot 2 = the item is the outlier.
+    Item u's incidences where it is a pair member sit in
+    ``[indptr[2u], indptr[2u+1])`` with ``first`` = its partner and
+    ``second`` = the outlier; those where it is the outlier sit in
+    ``[indptr[2u+1], indptr[2u+2])`` with ``first``, ``second`` = the pair.
+    A pass of :func:`local_search_pass` then reads u's triplets as one
+    sequential run of int32 pairs instead of jumping to scattered rows of
+    ``triplets`` (issue 31: the jumps, not the arithmetic, set its speed).
+    Within a segment the triplets keep their input order.
     """
     m = triplets.shape[0]
-    counts = np.zeros(n + 1, dtype=np.int64)
+    counts = np.zeros(2 * n + 1, dtype=np.int64)
     for t in range(m):
-        for s in range(3):
-            counts[triplets[t, s] + 1] += 1
+        counts[2 * triplets[t, 0] + 1] += 1
+        counts[2 * triplets[t, 1] + 1] += 1
+        counts[2 * triplets[t, 2] + 2] += 1
     indptr = np.cumsum(counts)
     fill = indptr[:-1].copy()
-    tri = np.empty(3 * m, dtype=np.int64)
-    slot = np.empty(3 * m, dtype=np.int8)
+    first = np.empty(3 * m, dtype=np.int32)
+    second = np.empty(3 * m, dtype=np.int32)
     for t in range(m):
-        for s in range(3):
-            u = triplets[t, s]
-            e = fill[u]
-            tri[e] = t
-            slot[e] = s
-            fill[u] = e + 1
-    return indptr, tri, slot
+        a = triplets[t, 0]
+        b = triplets[t, 1]
+        c = triplets[t, 2]
+        e = fill[2 * a]
+        first[e] = b
+        second[e] = c
+        fill[2 * a] = e + 1
+        e = fill[2 * b]
+        first[e] = a
+        second[e] = c
+        fill[2 * b] = e + 1
+        e = fill[2 * c + 1]
+        first[e] = a
+        second[e] = b
+        fill[2 * c + 1] = e + 1
+    return indptr, first, second
 
 
 #: ``tie_mode`` of :func:`local_search_pass`: what line 8 of Algorithm 2 does with several minimisers.
@@ -52,8 +69,13 @@ TIE_STAY, TIE_FIRST, TIE_LAST, TIE_RANDOM = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched, tie_mode, draws):
+def local_search_pass(indptr, first, second, labels, k_new, gain, touched, tie_mode, draws):
     """One pass of Algorithm 2 (lines 7-12) over the items in index order.
+
+    Item u reads its triplets from :func:`item_partners`: one sequential
+    run of (item, item) pairs, the pair-member triplets first.  Its scores
+    are sums over its triplets, so the order it reads them in changes
+    nothing but the speed.
 
     For item u with the others fixed, a triplet holding u as a pair member
     with partner p and outlier c is satisfied exactly when f(u) = f(p) and
@@ -95,10 +117,8 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched,
 
     Parameters
     ----------
-    triplets : int64 array (m, 3)
-        Validated triplets, outlier last.
-    indptr, tri, slot : arrays
-        :func:`item_incidence` of ``triplets``.
+    indptr, first, second : arrays
+        :func:`item_partners` of the validated triplets (outlier last).
     labels : int64 array (n,)
         Cluster ids in ``[0, k_new)``; updated in place.
     k_new : int
@@ -107,14 +127,17 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched,
         Per-cluster score; left all zero on exit.  A pass opens at most
         ``n`` new clusters; after the caller's relabelling ``k_new <= n``,
         so ``2 n + 1`` suffices.
-    touched : int64 array, length >= the largest item degree
-        Scratch list of the cluster ids written in ``gain``: one entry per
-        incidence of ``u`` at most, so up to ``indptr[u+1] - indptr[u]``,
-        which can reach ``m`` (and is bounded by the ``3 m`` incidences in
-        all); the caller allocates ``3 m + 1``.  **Not** ``2 n + 1``: with
-        many triplets per item that is too short, and numba does not check
-        bounds (``tests/test_triplet_kernels_boundscheck.py`` runs these
-        kernels with ``boundscheck=True``).
+    touched : int64 array, length >= ``2 n``
+        Scratch list of the cluster ids written in ``gain``.  A cluster is
+        appended when its score leaves 0; u's pair-member triplets only add
+        and its outlier triplets only subtract, so that happens at most
+        twice per cluster (up from 0, then down through 0), and only the
+        clusters of the other n - 1 items are scored.  (The kernel before
+        issue 31 interleaved the two kinds in input order, where a score
+        could cross 0 at every triplet and ``touched`` needed the item's
+        degree.)  numba does not check bounds
+        (``tests/test_triplet_kernels_boundscheck.py`` runs these kernels
+        with ``boundscheck=True``).
     tie_mode : int
         One of the TIE_* rules above.
     draws : float64 array (n,)
@@ -131,29 +154,27 @@ def local_search_pass(triplets, indptr, tri, slot, labels, k_new, gain, touched,
     moved = 0
     for u in range(n):
         n_touched = 0
+        # u a pair member: satisfied in cluster f(partner) when partner and outlier are apart.
+        # Branch-free (the tests are coin flips to the branch predictor): always write the
+        # candidate into touched[n_touched], keep it only when its score leaves 0.
+        for e in range(indptr[2 * u], indptr[2 * u + 1]):
+            fp = labels[first[e]]
+            d = np.int64(fp != labels[second[e]])
+            touched[n_touched] = fp
+            n_touched += d & np.int64(gain[fp] == 0)
+            gain[fp] += d
+        # u the outlier: satisfied outside the pair's cluster when the pair is together
         base = 0  # O: outlier-triplets of u whose pair is together
-        for e in range(indptr[u], indptr[u + 1]):
-            t = tri[e]
-            s = slot[e]
-            if s == 2:
-                fa = labels[triplets[t, 0]]
-                if fa == labels[triplets[t, 1]]:
-                    base += 1
-                    if gain[fa] == 0:
-                        touched[n_touched] = fa
-                        n_touched += 1
-                    gain[fa] -= 1
-                    # -1 sentinels could hit 0 again; track with touched list
-            else:
-                partner = triplets[t, 1 - s]
-                fp = labels[partner]
-                if fp != labels[triplets[t, 2]]:
-                    if gain[fp] == 0:
-                        touched[n_touched] = fp
-                        n_touched += 1
-                    gain[fp] += 1
-        # ``touched`` may list a cluster twice if its running value passed
-        # through 0; duplicates are harmless for the max and the reset.
+        for e in range(indptr[2 * u + 1], indptr[2 * u + 2]):
+            fa = labels[first[e]]
+            d = np.int64(fa == labels[second[e]])
+            base += d
+            touched[n_touched] = fa
+            n_touched += d & np.int64(gain[fa] == 0)
+            gain[fa] -= d
+        # ``touched`` lists a cluster twice when its running value came back
+        # to 0 and moved on (up in the first loop, down in the second: at most
+        # twice); duplicates are harmless for the max and the reset.
         cur = labels[u]
         cur_gain = base + gain[cur]
         best = base
@@ -232,17 +253,36 @@ def pair_keys(triplets, n):
 
 
 @njit(cache=True)
+def dense_pair_keys(triplets, n):
+    """:func:`pair_keys` as int32, for ``2 n^2 < 2^31`` (the dense pair ids): half the bytes to write and read."""
+    m = triplets.shape[0]
+    keys = np.empty(3 * m, dtype=np.int32)
+    for t in range(m):
+        a = triplets[t, 0]
+        b = triplets[t, 1]
+        c = triplets[t, 2]
+        u, v = (a, b) if a < b else (b, a)
+        keys[3 * t] = 2 * (u * n + v) + TOGETHER
+        u, v = (a, c) if a < c else (c, a)
+        keys[3 * t + 1] = 2 * (u * n + v) + APART
+        u, v = (b, c) if b < c else (c, b)
+        keys[3 * t + 2] = 2 * (u * n + v) + APART
+    return keys
+
+
+@njit(cache=True)
 def group_by_key(keys, n_keys):
     """Counting sort of incidences by key: ``indptr[n_keys+1]``, ``members[3m]``.
 
-    ``members`` holds triplet ids; within a key they ascend.
+    ``members`` holds triplet ids (int32: half the bytes the cover's walks
+    read); within a key they ascend.
     """
     counts = np.zeros(n_keys + 1, dtype=np.int64)
     for e in range(keys.shape[0]):
         counts[keys[e] + 1] += 1
     indptr = np.cumsum(counts)
     fill = indptr[:-1].copy()
-    members = np.empty(keys.shape[0], dtype=np.int64)
+    members = np.empty(keys.shape[0], dtype=np.int32)
     for e in range(keys.shape[0]):
         k = keys[e]
         members[fill[k]] = e // 3
@@ -311,7 +351,7 @@ def approx_vertex_cover_by_triplet(keys, indptr, members, n_keys, covered, order
 
 
 @njit(cache=True)
-def remove_redundant(keys, indptr, members, n_keys, covered, order):
+def remove_redundant(keys, n_keys, covered, order):
     """Drop redundant vertices from the cover (Section IV-B), visiting the triplets in ``order``.
 
     A covered triplet is redundant when all its constraint-graph neighbours
@@ -320,12 +360,14 @@ def remove_redundant(keys, indptr, members, n_keys, covered, order):
     neighbours non-redundant, which the running counts reflect.
     Returns the number removed from the cover.  O(|T| + number of keys).
     """
-    uncovered = np.zeros(n_keys, dtype=np.int64)
-    for k in range(n_keys):
-        for e in range(indptr[k], indptr[k + 1]):
-            if not covered[members[e]]:
-                uncovered[k] += 1
+    # per key, its uncovered members: counted from the triplets' side (a sequential read of
+    # ``keys`` and ``covered``) rather than the keys' (a jump into ``covered`` per member)
     m = covered.shape[0]
+    uncovered = np.zeros(n_keys, dtype=np.int32)
+    for t in range(m):
+        if not covered[t]:
+            for s in range(3):
+                uncovered[keys[3 * t + s]] += 1
     removed = 0
     for q in range(m):
         t = order[q]

@@ -64,9 +64,9 @@ def triplet_local_search(
     """
     labels = check_labels(labels, "labels", n_items=n_items)  # a new array of codes < n_items: never cast
     k_new = relabel_first_appearance(labels)
-    indptr, tri, slot = K.item_incidence(triplets, n_items)
+    indptr, first, second = K.item_partners(triplets, n_items)
     gain = np.zeros(2 * n_items + 1, dtype=np.int64)
-    touched = np.empty(3 * triplets.shape[0] + 1, dtype=np.int64)
+    touched = np.empty(2 * n_items + 1, dtype=np.int64)
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"tie_break must be one of {tuple(TIE_BREAKS)}, got {tie_break!r}")
     mode = TIE_BREAKS[tie_break]
@@ -78,9 +78,7 @@ def triplet_local_search(
         n_passes += 1
         if rng is not None:
             draws = rng.random(n_items)
-        moved, k_new = K.local_search_pass(
-            triplets, indptr, tri, slot, labels, k_new, gain, touched, mode, draws
-        )
+        moved, k_new = K.local_search_pass(indptr, first, second, labels, k_new, gain, touched, mode, draws)
         k_new = relabel_first_appearance(labels)
         if moved == 0:
             break

@@ -53,10 +53,11 @@ class PairLists:
             ``_DENSE_PAIR_LIMIT``, else ids compressed with ``np.unique``
             (memory O(|T|) rather than O(n^2)).
         """
-        keys = K.pair_keys(triplets, n_items)
         if n_items * n_items <= _DENSE_PAIR_LIMIT:
+            keys = K.dense_pair_keys(triplets, n_items)  # int32: 2 n^2 <= 8M keys
             n_pairs = n_items * n_items
         else:
+            keys = K.pair_keys(triplets, n_items)
             pair_ids, inverse = np.unique(keys >> 1, return_inverse=True)
             keys = (inverse.astype(np.int64) << 1) | (keys & 1)
             n_pairs = pair_ids.shape[0]
@@ -127,11 +128,13 @@ def triplet_vertex_cover(triplets: np.ndarray, n_items: int, remove_redundant: b
     n_matched = int(covered.sum())
     n_redundant = 0
     if remove_redundant:
-        order = {"input": np.arange(m), "reverse": np.arange(m)[::-1].copy()}.get(redundant_order)
-        if order is None:
+        if redundant_order == "input":
+            order = np.arange(m)
+        elif redundant_order == "reverse":
+            order = np.arange(m - 1, -1, -1)
+        else:
             order = rng.permutation(m)
-        n_redundant = int(K.remove_redundant(lists.keys, lists.indptr, lists.members, n_keys, covered,
-                                             order.astype(np.int64)))
+        n_redundant = int(K.remove_redundant(lists.keys, n_keys, covered, order.astype(np.int64)))
     return covered, {"n_matched": n_matched, "n_redundant": n_redundant}
 
 
