@@ -96,7 +96,7 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     check_tracking(uri)  # a server that does not answer, a locked store: stops the run now, not after the sweep
     if cfg.runner.get("backend") == "dask":
         check_dask_address(cfg.runner.get("address"))
-    check_instances(spec.expanded if spec.expanded is not None else spec.cases())
+    check_instances(spec.expanded if spec.expanded is not None else spec.cases(), targets=spec.targets)
     result = run_sweep(
         experiment,
         dataset,
@@ -104,7 +104,8 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
         results,
         algorithms=spec.algorithms,
         scale_label=spec.label,
-        config=recorded_config(cfg, spec.algorithms),  # recorded in run.json
+        config=recorded_config(cfg, spec.algorithms, spec.targets),  # recorded in run.json
+        targets=spec.targets,
         **runner,
     )
     log.info(
@@ -135,7 +136,7 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     return {"n_cases": result.n_cases, "n_run": result.n_run, "directory": str(result.directory), "errors": errors}
 
 
-def recorded_config(cfg: DictConfig, algorithms: dict[str, dict]) -> dict:
+def recorded_config(cfg: DictConfig, algorithms: dict[str, dict], targets: dict | None = None) -> dict:
     """The composed config as ``run.json`` records it: what ran (issue 30, item 2).
 
     The ``algorithm`` group's entry is the group's default (Ls-AD-VC) or the
@@ -143,11 +144,14 @@ def recorded_config(cfg: DictConfig, algorithms: dict[str, dict]) -> dict:
     the algorithms the run actually ran (agg_categorical's run.json named
     ``ls_ad_vc``).  It is replaced by ``algorithms``: every algorithm of the run
     with the parameters it ran with (the registry's yaml, the experiment's
-    ``algorithm_params`` and the user's overrides, as the cases get them).
+    ``algorithm_params`` and the user's overrides, as the cases get them),
+    after the ``_target_`` that built it (the class, issue 30 item 1).
     """
     config = OmegaConf.to_container(cfg, resolve=True)
     config.pop("algorithm", None)
-    config["algorithms"] = {name: dict(params) for name, params in algorithms.items()}
+    built = (targets or {}).get("algorithm") or {}
+    config["algorithms"] = {name: {**({"_target_": built[name]} if isinstance(built.get(name), str) else {}), **params}
+                            for name, params in algorithms.items()}
     return config
 
 

@@ -284,7 +284,7 @@ def test_the_cli_runs_the_grids_as_placed(monkeypatch, tmp_path):
     ov = ["experiment=cross_supervision", "experiment.scale=ci", "experiment.algorithms=[kmeans]", "tracking=off",
           f"paths.results={tmp_path}"]
     seen = {}
-    monkeypatch.setattr(cli, "check_instances", lambda cases: None)  # loads the real datasets: not what is tested
+    monkeypatch.setattr(cli, "check_instances", lambda cases, targets=None: None)  # loads the real datasets: not what is tested
     # run() sets CCEXP_DATA_DIR: the monkeypatch puts it back as it was, set or not (set to '' it was a bad paths.data)
     if "CCEXP_DATA_DIR" in os.environ:
         monkeypatch.setenv("CCEXP_DATA_DIR", os.environ["CCEXP_DATA_DIR"])

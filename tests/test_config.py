@@ -78,7 +78,7 @@ def test_algorithm_configs_match_the_registry():
     for name in _options("algorithm"):
         cfg = compose_config([f"algorithm={name}"])
         assert cfg.algorithm.name == name
-        ccexp.make_algorithm(name, **{k: v for k, v in cfg.algorithm.items() if k != "name"})
+        ccexp.make_algorithm(name, **{k: v for k, v in cfg.algorithm.items() if k not in ("name", "_target_")})
 
 
 def test_dataset_and_oracle_configs_match_the_registries():

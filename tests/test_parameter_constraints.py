@@ -166,7 +166,7 @@ def _experiment_runs():
 @pytest.mark.parametrize("name", NAMES)
 def test_every_algorithm_config_satisfies_the_constraints(name):
     cfg = compose_config([f"algorithm={name}"])
-    params = {k: v for k, v in dict(cfg.algorithm).items() if k != "name"}
+    params = {k: v for k, v in dict(cfg.algorithm).items() if k not in ("name", "_target_")}
     from omegaconf import OmegaConf
 
     params = OmegaConf.to_container(OmegaConf.create(params), resolve=True)

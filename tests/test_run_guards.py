@@ -151,10 +151,10 @@ def test_an_instance_that_cannot_be_built_is_an_error_of_its_cases(tmp_path, mon
 
     real = execute.build_problem
 
-    def build(inst):
+    def build(inst, targets=None):
         if inst.setting.get("dataset.k") == 4:
             raise MemoryError("Unable to allocate 155. GiB for an array with shape (20820835000,)")
-        return real(inst)
+        return real(inst, targets)
 
     monkeypatch.setattr(execute, "build_problem", build)
     res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)

@@ -52,6 +52,8 @@ def _register_labels(name: str, sizes: tuple[int, ...]) -> None:
         return Dataset(name=f"labels_{name}", y=y, params={"sizes": list(sizes), "shuffle": bool(shuffle)})
 
     loader.__name__ = f"labels_{name}"
+    loader.__qualname__ = loader.__name__
+    globals()[loader.__name__] = loader  # a module-level name: conf/dataset/<name>.yaml's _target_ imports it
     loader.__doc__ = (
         f"Labels only: {sum(sizes)} items in the {len(sizes)} clusters of sizes {sizes} "
         f"(Aronsson & Chehreghani 2024, Section 4.1, {name})."

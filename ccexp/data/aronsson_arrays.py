@@ -146,6 +146,8 @@ def _register(spec: ArraySpec) -> None:
         return load_array_dataset(spec.name)
 
     loader.__name__ = f"load_{spec.name}"
+    loader.__qualname__ = loader.__name__
+    globals()[loader.__name__] = loader  # a module-level name: conf/dataset/<name>.yaml's _target_ imports it
     loader.__doc__ = f"{spec.description}; Aronsson & Chehreghani (2024), the authors' stored arrays."
     DATASETS.register(spec.name)(loader)
 

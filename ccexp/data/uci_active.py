@@ -196,6 +196,8 @@ def _register(spec: ActiveSpec) -> None:
         return load_active(spec.name, n=n, sample_seed=sample_seed, scale=scale)
 
     loader.__name__ = f"load_{spec.name}"
+    loader.__qualname__ = loader.__name__
+    globals()[loader.__name__] = loader  # a module-level name: conf/dataset/<name>.yaml's _target_ imports it
     loader.__doc__ = f"{spec.description}; see :func:`load_active` for the parameters."
     DATASETS.register(spec.name)(loader)
 

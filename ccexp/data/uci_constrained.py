@@ -125,6 +125,8 @@ def _register(spec: UCISpec) -> None:
         return load_constrained_uci(spec.name, scale=scale, random_state=random_state, keep_id=keep_id)
 
     loader.__name__ = f"load_{spec.name}"
+    loader.__qualname__ = loader.__name__
+    globals()[loader.__name__] = loader  # a module-level name: conf/dataset/<name>.yaml's _target_ imports it
     loader.__doc__ = f"{spec.description}; see :func:`load_constrained_uci`."
     DATASETS.register(spec.name)(loader)
 

@@ -119,5 +119,15 @@ def _group_config_cached(group: str, name: str) -> str:
 
 
 def group_config(group: str, name: str) -> dict:
-    """The config ``<group>=<name>`` as Hydra composes it (``name`` included), as a plain dict."""
-    return dict(OmegaConf.to_container(OmegaConf.create(_group_config_cached(group, name))))
+    """The config ``<group>=<name>`` as Hydra composes it (``name`` included, ``_target_`` left out), as a plain dict.
+
+    The ``_target_`` (the object the config builds) is :func:`group_target`'s.
+    """
+    conf = dict(OmegaConf.to_container(OmegaConf.create(_group_config_cached(group, name))))
+    conf.pop("_target_", None)
+    return conf
+
+
+def group_target(group: str, name: str) -> str | None:
+    """The ``_target_`` of the config ``<group>=<name>`` (None if its yaml names none: a plugin's older yaml)."""
+    return OmegaConf.create(_group_config_cached(group, name)).get("_target_")

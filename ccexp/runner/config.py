@@ -35,12 +35,13 @@ from omegaconf.errors import OmegaConfBaseException
 
 from ..capabilities import algorithm_reads, can_read, oracle_produces, pairing_error
 from ..registry import ALGORITHMS, DATASETS, ORACLES
-from .compose import (ConfigError, compose_config, config_header, config_text, group_config, list_options,
-                      normalize_overrides, omegaconf_message)
+from .compose import (ConfigError, compose_config, config_header, config_text, group_config, group_target,
+                      list_options, normalize_overrides, omegaconf_message)
 from .execute import RECORD_OPTIONS
 from .grid import LARGE_GRID, Case, count_cases, expand, flatten
 from .guards import check_grid_size, check_name, check_read_keys, check_sweep
 from .layout import scale_label
+from .objects import split_target
 from .seeding import stable_hash
 from .variants import not_overridden, variant_of, with_variant
 
@@ -232,6 +233,8 @@ class RunSpec:
     fingerprint: str  # hash of everything that decides the records
     options: dict = field(default_factory=dict)  # checked run options (report, runner, tracking, paths)
     expanded: list | None = field(default=None, repr=False, compare=False)  # the cases, as resolve_run expanded them
+    #: group -> name -> the ``_target_`` that builds it (:mod:`ccexp.runner.objects`), for every name the cases use
+    targets: dict = field(default_factory=dict)
 
     @property
     def custom(self) -> bool:
@@ -348,6 +351,7 @@ def _check_group_overrides(group: str, cfg: DictConfig, experiment: dict, ovs: l
     """The base config of ``group`` (dataset / oracle) with the user's overrides checked against the sweep."""
     name_swept = _swept_values(experiment, f"{group}.name")
     base = OmegaConf.to_container(cfg[group], resolve=True)
+    base.pop("_target_", None)  # the object it builds, not a parameter (run_targets)
     for o in ovs:
         if o.group != group:
             continue
@@ -569,7 +573,29 @@ def _resolve_run(cfg: DictConfig, overrides) -> RunSpec:
                 check_params(group, conf["name"], conf)
     check_pairing(experiment["name"], cases)
     spec.expanded = cases
+    spec.targets = run_targets(cfg, cases)
     return spec
+
+
+def run_targets(cfg: DictConfig, cases) -> dict[str, dict]:
+    """The ``_target_`` of every algorithm, dataset and oracle the cases use: ``{group: {name: target}}``.
+
+    The base dataset's and oracle's come from the composed config (a user's
+    ``dataset._target_=...`` included), a swept name's from its own config,
+    and each is checked against the registry (:func:`~ccexp.runner.objects.split_target`).
+    """
+    targets: dict[str, dict] = {"algorithm": {}, "dataset": {}, "oracle": {}}
+    for group in ("dataset", "oracle"):
+        target, conf = split_target(group, OmegaConf.to_container(cfg[group], resolve=True))
+        targets[group][conf["name"]] = target
+    used = [("algorithm", c.algorithm) for c in cases]
+    used += [(g, (c.instance.dataset if g == "dataset" else c.instance.oracle)["name"]) for c in cases
+             for g in ("dataset", "oracle")]
+    for group, name in dict.fromkeys(used):
+        if name not in targets[group]:
+            own = group_target(group, name) if name in list_options(group) else None
+            targets[group][name] = split_target(group, {"name": name, "_target_": own})[0]
+    return targets
 
 
 def check_pairing(experiment: str, cases) -> None:

@@ -20,12 +20,12 @@ from threadpoolctl import threadpool_limits
 
 from ..capabilities import oracle_produces
 from ..cc.contingency import adjusted_rand_fast, ari_ami
-from ..data import DataChecksumError, MissingDataError, load_dataset
+from ..data import DataChecksumError, MissingDataError
 from ..metrics import adjusted_rand, score
 from ..objectives import problem_objective
-from ..oracles import make_problem
 from ..registry import ALGORITHMS
 from .grid import Case, Instance, flatten
+from .objects import build, registered_target
 from .provenance import peak_rss
 from .seeding import seed_sequence
 
@@ -50,20 +50,26 @@ def _instance_rngs(inst: Instance):
     return np.random.default_rng(ds_seq), np.random.default_rng(oracle_seq)
 
 
-def build_dataset(inst: Instance):
-    """The dataset of an instance alone (its points and ground truth, as :func:`build_problem` draws them)."""
+def _target(targets: dict | None, group: str, name: str):
+    """The ``_target_`` of ``name`` as the run resolved it (:attr:`RunSpec.targets`), else the registered object's."""
+    own = (targets or {}).get(group) or {}
+    return own[name] if name in own else registered_target(group, name)
+
+
+def build_dataset(inst: Instance, targets: dict | None = None):
+    """The dataset of an instance alone (its points and ground truth, as :func:`build_problem` draws them).
+
+    ``targets``: the run's ``_target_`` of each name (:func:`ccexp.runner.config.run_targets`).
+    """
     ds_rng, _ = _instance_rngs(inst)
-    ds_params = {k: v for k, v in inst.dataset.items() if k != "name"}
-    return load_dataset(inst.dataset["name"], random_state=ds_rng, **ds_params)
+    return build(_target(targets, "dataset", inst.dataset["name"]), inst.dataset, random_state=ds_rng)
 
 
-def build_problem(inst: Instance):
-    """The dataset and the noisy problem of an instance (same for every algorithm)."""
+def build_problem(inst: Instance, targets: dict | None = None):
+    """The dataset and the noisy problem of an instance (same for every algorithm); ``targets`` as in :func:`build_dataset`."""
     ds_rng, oracle_rng = _instance_rngs(inst)
-    ds_params = {k: v for k, v in inst.dataset.items() if k != "name"}
-    dataset = load_dataset(inst.dataset["name"], random_state=ds_rng, **ds_params)
-    oracle_params = {k: v for k, v in inst.oracle.items() if k != "name"}
-    problem = make_problem(inst.oracle["name"], dataset, random_state=oracle_rng, **oracle_params)
+    dataset = build(_target(targets, "dataset", inst.dataset["name"]), inst.dataset, random_state=ds_rng)
+    problem = build(_target(targets, "oracle", inst.oracle["name"]), inst.oracle, dataset, random_state=oracle_rng)
     return dataset, problem
 
 
@@ -253,7 +259,7 @@ def _run_instance(cases: list[Case], context: dict) -> list[dict]:
     }
     t0 = time.perf_counter()
     try:
-        dataset, problem = build_problem(inst)
+        dataset, problem = build_problem(inst, context.get("targets"))
     except (MissingDataError, DataChecksumError):
         raise  # every case of the sweep reads that file: fixed before a rerun, not recorded as done
     except Exception as exc:  # noqa: BLE001 - out of memory, an oracle refusing this setting: each case records it
@@ -274,7 +280,8 @@ def _run_instance(cases: list[Case], context: dict) -> list[dict]:
         rec = dict(base, case_id=case.case_id, algorithm=case.algorithm, algorithm_seed=case.algorithm_seed)
         rec.update({f"algorithm.{k}": v for k, v in flatten(case.params).items()})
         try:
-            est = ALGORITHMS.get(case.algorithm)(random_state=case.algorithm_seed, **case.params)
+            est = build(_target(context.get("targets"), "algorithm", case.algorithm), case.params,
+                        random_state=case.algorithm_seed)
             kwargs = {}
             callback = convergence_stop(dataset.y, context.get("early_stop"))
             if callback is not None and "callback" in inspect.signature(est.fit_problem).parameters:

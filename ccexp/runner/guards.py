@@ -40,7 +40,8 @@ ROOT_KEYS = ("experiment", "dataset", "oracle", "algorithm", "runner", "tracking
 TRACKING_KEYS = ("mode", "uri")
 PATHS_KEYS = ("results", "data")
 #: arguments of run_sweep that the run fills itself (a runner.* key cannot)
-_SET_BY_RUN = ("experiment", "dataset", "oracle", "results_dir", "algorithms", "scale_label", "config", "code")
+_SET_BY_RUN = ("experiment", "dataset", "oracle", "results_dir", "algorithms", "scale_label", "config", "code",
+               "targets")
 #: bytes the driver holds per case of a grid: the case (~650 B measured on exp1, recon_random), its record
 #: and the records table; an estimate that errs high
 BYTES_PER_CASE = 4096

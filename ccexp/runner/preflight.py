@@ -66,7 +66,7 @@ def check_results_folder(results: Path, out_dir: Path) -> None:
                           f"choose a folder you can write (paths.results=DIR)") from None
 
 
-def check_instances(cases, available: int | None = None) -> None:
+def check_instances(cases, available: int | None = None, targets: dict | None = None) -> None:
     """Load each distinct dataset of ``cases`` once and refuse an oracle it cannot feed, or a case too large.
 
     The dataset is drawn as the first of its instances draws it (its seed),
@@ -74,7 +74,8 @@ def check_instances(cases, available: int | None = None) -> None:
     its file (a missing file stops here, as in a worker).  The memory
     estimate is the oracle's ``memory_bytes(n_items, **params)`` where it
     declares one (the triplets oracle: all C(n, 3) triplets at
-    ``fraction=1``), against the memory available now.
+    ``fraction=1``), against the memory available now.  ``targets``: the
+    run's ``_target_`` of each name (:attr:`ccexp.runner.config.RunSpec.targets`).
     """
     available = available_memory() if available is None else available
     # each distinct dataset with the distinct oracles it meets, in grid order; one dataset in memory at a time
@@ -84,7 +85,7 @@ def check_instances(cases, available: int | None = None) -> None:
         plan.setdefault(canonical_json(inst.dataset), {}).setdefault(canonical_json(inst.oracle), case)
     for firsts in plan.values():
         first = next(iter(firsts.values()))
-        dataset = build_dataset(first.instance)
+        dataset = build_dataset(first.instance, targets)
         for case in firsts.values():
             _check_case(case, dataset, available)
         del dataset

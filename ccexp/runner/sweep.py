@@ -228,6 +228,7 @@ def run_sweep(
     config: dict | None = None,
     code: dict | None = None,
     allow_mixed_code: bool = False,
+    targets: dict | None = None,
 ) -> SweepResult:
     """Run every case of ``experiment`` not already in ``results_dir/<name>``.
 
@@ -283,6 +284,11 @@ def run_sweep(
         :class:`MixedCodeError`, naming both versions; when allowed, the
         mix is recorded in ``run.json`` (``code_versions``) and shown on the
         first line of the report.
+    targets : dict, optional
+        The ``_target_`` of each algorithm, dataset and oracle name
+        (:attr:`ccexp.runner.config.RunSpec.targets`), that the workers
+        instantiate (:func:`ccexp.runner.objects.build`); default: the
+        registered objects.
 
     Notes
     -----
@@ -305,13 +311,13 @@ def run_sweep(
             experiment, cases, case_ids, out_dir, t_start, code, config,
             n_jobs=n_jobs, backend=backend, progress=progress, max_tasks=max_tasks, address=address,
             local_cluster=local_cluster, wait_for_workers=wait_for_workers, max_retries=max_retries,
-            retry_errors=retry_errors, allow_mixed_code=allow_mixed_code,
+            retry_errors=retry_errors, allow_mixed_code=allow_mixed_code, targets=targets,
         )
 
 
 def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *, n_jobs, backend, progress,
                   max_tasks, address, local_cluster, wait_for_workers, max_retries, retry_errors,
-                  allow_mixed_code=False) -> SweepResult:
+                  allow_mixed_code=False, targets=None) -> SweepResult:
     name = experiment["name"]
     store = ResultStore(out_dir)
     previous = read_run_info(out_dir / "run.json")  # of the run(s) that made the stored records, if any
@@ -343,6 +349,8 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
         # a loky worker exits when this process dies (execute.die_with_parent); not stored
         "driver_pid": os.getpid() if backend in ("loky", "multiprocessing") else None,
     }
+    # what builds each name (not stored here: run.json's config names each algorithm's _target_)
+    work = {**context, "targets": targets}
     info = {
         "experiment": name, "scale": experiment.get("scale"), **context, "n_cases": len(cases),
         "status": "running", "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -379,7 +387,7 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
             with _backend(backend, address, local_cluster, wait_for_workers) as worker_lost:
                 for attempt in range(max_retries + 1):
                     try:
-                        _run_tasks(tasks, context, store, bar, n_jobs, backend, worker_peaks,
+                        _run_tasks(tasks, work, store, bar, n_jobs, backend, worker_peaks,
                                    on_stored=lambda n: progress_write(time.perf_counter() - t_start, n))
                         break
                     except worker_lost as exc:
