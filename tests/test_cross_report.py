@@ -142,3 +142,27 @@ def test_report_without_the_stats_extra_keeps_the_friedman_test_and_says_what_is
     text = (tmp_path / "report.md").read_text()
     assert "Friedman test over 3 datasets and 4 readers" in text and "ccexp[stats]" in text
     assert not (tmp_path / "figures" / "critical_difference.png").exists()
+
+
+def test_the_critical_difference_diagram_is_the_same_whatever_the_hash_seed(tmp_path):
+    # scikit-posthocs joins the readers under a crossbar from a set of their names, whose order follows the
+    # process's string-hash seed: the same records gave another PNG in every process (a report must be
+    # byte-identical from the same records, issue 32)
+    _require_posthocs()
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = ("import sys; from test_cross_report import _records; from ccexp.report.cross import report_cross; "
+              "from ccexp.report.output import write_report; r, t = _records(); "
+              "write_report(report_cross(r, sys.argv[1], 'ci', traces=t), sys.argv[1])")
+    tests_dir = str(Path(__file__).parent)
+    pngs = []
+    for seed in ("1", "2", "3"):
+        out = tmp_path / seed
+        env = {**os.environ, "PYTHONHASHSEED": seed,
+               "PYTHONPATH": os.pathsep.join([tests_dir, os.environ.get("PYTHONPATH", "")])}
+        subprocess.run([sys.executable, "-c", script, str(out)], env=env, check=True, cwd=tmp_path)
+        pngs.append((out / "figures" / "critical_difference.png").read_bytes())
+    assert pngs[0] == pngs[1] == pngs[2]

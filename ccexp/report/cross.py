@@ -301,8 +301,14 @@ def _cd_figure(result: dict) -> Figure | None:
     ranks = result["ranks"]
     fig = Figure(figsize=(9, 0.35 * len(ranks) + 1.5), layout="constrained")
     ax = fig.subplots()
-    sp.critical_difference_diagram(ranks, result["posthoc"], ax=ax, label_fmt_left="{label} ({rank:.2f})  ",
-                                   label_fmt_right="  ({rank:.2f}) {label}")
+    drawn = sp.critical_difference_diagram(ranks, result["posthoc"], ax=ax, label_fmt_left="{label} ({rank:.2f})  ",
+                                           label_fmt_right="  ({rank:.2f}) {label}")
+    # each crossbar's points come from a set of reader names, in the order of Python's string hash (the
+    # PYTHONHASHSEED of the process): drawn left to right, the same records give the same PNG
+    for line in (ln for bar in drawn.get("crossbars", ()) for ln in bar):
+        x, y = (np.asarray(v) for v in line.get_data())
+        order = np.argsort(x, kind="stable")
+        line.set_data(x[order], y[order])
     ax.set_title(f"average rank over {result['n_blocks']} datasets (AUC); bars join readers the Nemenyi test "
                  f"does not separate at 0.05 (Friedman p = {result['pvalue']:.2g})", fontsize=9)
     return fig
