@@ -69,7 +69,7 @@ def test_cop_tree_split_rule_respects_every_constraint_of_each_node(seed, n, d, 
     rng = np.random.default_rng(seed)
     keep_ml = rng.random(len(ml)) < 0.5 if filtered else np.ones(len(ml), dtype=bool)
     keep_cl = rng.random(len(cl)) < 0.5 if filtered else np.ones(len(cl), dtype=bool)
-    feature, threshold, left, right, leaf_of = K.grow_tree(Xs, ws, cls, ml, cl, keep_ml, keep_cl, d, 0, seed)
+    feature, threshold, left, right, leaf_of = K.grow_tree((Xs, ws, cls), (ml, cl, keep_ml, keep_cl), d, 0, seed)
     paths = _paths(Xs, feature, threshold, left, right)
     assert [p[-1] for p in paths] == leaf_of.tolist()
     for node in np.flatnonzero(feature >= 0):
@@ -105,7 +105,7 @@ def test_cop_tree_leaf_rule_never_splits_must_links_nor_leaves_separable_cannot_
     only when no must-link-respecting axis cut (all d features tried) separates it."""
     Xs, ws, cls, ml, cl = _tree_case(seed, n, d, n_ml, n_cl, consistent=True)
     ones = np.ones(len(ml), dtype=bool), np.ones(len(cl), dtype=bool)
-    feature, threshold, left, right, leaf_of = K.grow_tree(Xs, ws, cls, ml, cl, *ones, d, 1, seed)
+    feature, threshold, left, right, leaf_of = K.grow_tree((Xs, ws, cls), (ml, cl, *ones), d, 1, seed)
     for a, b in ml:
         assert leaf_of[a] == leaf_of[b]
     for a, b in cl:
@@ -120,7 +120,7 @@ def test_tree_without_constraints_separates_real_from_pseudo_points_until_pure_o
     Xs, ws, cls, _ = K.draw_tree_sample(X, X.min(0), X.max(0), 40, 1)
     empty = np.empty((0, 2), dtype=np.int64)
     no = np.zeros(0, dtype=bool)
-    feature, threshold, left, right, leaf_of = K.grow_tree(Xs, ws, cls, empty, empty, no, no, 3, 0, 2)
+    feature, threshold, left, right, leaf_of = K.grow_tree((Xs, ws, cls), (empty, empty, no, no), 3, 0, 2)
     for leaf in np.unique(leaf_of):
         rows = np.flatnonzero(leaf_of == leaf)
         # a leaf is pure, or its rows cannot be told apart on any feature (ties)
@@ -178,7 +178,7 @@ def test_filter_ranks_flipped_constraints_below_valid_ones_on_two_blobs(cl_rule)
         ml_t, wm = K.local_pairs(ml, local)
         cl_t, wc = K.local_pairs(cl, local)
         flipped = np.concatenate([invalid[: len(ml)][wm], invalid[len(ml):][wc]])
-        keep_ml, keep_cl, score = K.filter_root_constraints(Xs, ws, cls, ml_t, cl_t, 2, cl_rule, 300, 0.5, seed)
+        keep_ml, keep_cl, score = K.filter_root_constraints((Xs, ws, cls), ml_t, cl_t, 2, cl_rule, 300, 0.5, seed)
         kept = np.concatenate([keep_ml, keep_cl])
         assert kept.sum() == round(0.5 * len(kept))
         assert np.nanmean(score[flipped]) < np.nanmean(score[~flipped])
@@ -200,8 +200,8 @@ def test_fast_filter_equals_the_scan_on_random_trees(seed, n, d, n_pairs, cl_rul
     # same random draws, same gains: the range-maximum path must reproduce the
     # reference scan bit for bit (kept subset and Equation 8 scores)
     Xs, ws, cls, ml_t, cl_t = _tree_case(seed, n, d, n_pairs // 2, n_pairs - n_pairs // 2, consistent=seed % 2 == 0)
-    fast = K.filter_root_constraints(Xs, ws, cls, ml_t, cl_t, mtry, cl_rule, 50, alpha, seed)
-    scan = K.filter_root_constraints_scan(Xs, ws, cls, ml_t, cl_t, mtry, cl_rule, 50, alpha, seed)
+    fast = K.filter_root_constraints((Xs, ws, cls), ml_t, cl_t, mtry, cl_rule, 50, alpha, seed)
+    scan = K.filter_root_constraints_scan((Xs, ws, cls), ml_t, cl_t, mtry, cl_rule, 50, alpha, seed)
     np.testing.assert_array_equal(fast[0], scan[0])
     np.testing.assert_array_equal(fast[1], scan[1])
     np.testing.assert_array_equal(fast[2], scan[2])  # NaNs compare equal here

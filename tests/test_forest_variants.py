@@ -34,8 +34,8 @@ def test_general_kernel_with_default_options_grows_the_same_tree(seed, n, d, n_p
     """Axis-aligned, midpoint, per-tree pseudo points, phi = 1: the very tree of grow_tree (same draws)."""
     X, Xs, ws, cls, ml, cl = _case(seed, n, d, n_pairs)
     keep_ml, keep_cl = np.ones(len(ml), dtype=bool), np.ones(len(cl), dtype=bool)
-    feature, thr, left, right, leaf_of = K.grow_tree(Xs, ws, cls, ml, cl, keep_ml, keep_cl, mtry, rule, seed)
-    pf, pw, thr2, left2, right2, leaf_of2 = grow_tree_general(Xs, ws, cls, ml, cl, keep_ml, keep_cl,
+    feature, thr, left, right, leaf_of = K.grow_tree((Xs, ws, cls), (ml, cl, keep_ml, keep_cl), mtry, rule, seed)
+    pf, pw, thr2, left2, right2, leaf_of2 = grow_tree_general((Xs, ws, cls), (ml, cl, keep_ml, keep_cl),
                                                               _opts(mtry, rule), seed)
     np.testing.assert_array_equal(pf[:, 0], feature)
     np.testing.assert_array_equal(thr2, thr)
@@ -54,7 +54,7 @@ def test_every_variant_keeps_must_links_together_and_routes_rows_to_their_leaves
     and a leaf of the phi rule holds at most phi real samples unless its rows cannot be split further."""
     X, Xs, ws, cls, ml, cl = _case(seed, n, d, n_pairs)
     keep_ml, keep_cl = np.ones(len(ml), dtype=bool), np.ones(len(cl), dtype=bool)
-    pf, pw, thr, left, right, leaf_of = grow_tree_general(Xs, ws, cls, ml, cl, keep_ml, keep_cl,
+    pf, pw, thr, left, right, leaf_of = grow_tree_general((Xs, ws, cls), (ml, cl, keep_ml, keep_cl),
                                                           _opts(d, 1, pseudo, oblique, rand, leaf), seed)
     for a, b in ml:
         assert leaf_of[a] == leaf_of[b]
@@ -91,7 +91,7 @@ def test_leaf_size_stops_splitting_at_phi_real_samples():
     no = np.zeros(0, dtype=bool)
     for pseudo in (0, 1):
         for phi in (4, 10):
-            pf, pw, thr, left, right, leaf_of = grow_tree_general(Xs, ws, cls, empty, empty, no, no,
+            pf, pw, thr, left, right, leaf_of = grow_tree_general((Xs, ws, cls), (empty, empty, no, no),
                                                                   _opts(2, 1, pseudo, 0, 0, phi), 5)
             reach = np.zeros(len(left))
             for r in np.flatnonzero(cls == 0):

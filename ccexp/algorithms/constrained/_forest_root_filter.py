@@ -312,7 +312,7 @@ def _mark_subset(perm, q_size, n_ml, ml_use, cl_use):
 
 
 @njit(cache=True)
-def filter_root_constraints(Xs, ws, cls, ml, cl, mtry, cl_rule, n_repeats, alpha, seed):
+def filter_root_constraints(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed):
     """Rank a tree's constraints by the information gain they allow (Equations 7-8).
 
     In each of ``n_repeats`` (f) repetitions, a random subset Q of
@@ -325,7 +325,8 @@ def filter_root_constraints(Xs, ws, cls, ml, cl, mtry, cl_rule, n_repeats, alpha
 
     Parameters
     ----------
-    Xs, ws, cls : the tree sample.
+    sample : tuple (Xs, ws, cls)
+        The tree sample.
     ml, cl : int64 (p, 2), (q, 2)
         The tree's pairs (tree-sample rows).
     mtry, cl_rule : as :func:`grow_tree`.
@@ -351,16 +352,16 @@ def filter_root_constraints(Xs, ws, cls, ml, cl, mtry, cl_rule, n_repeats, alpha
     :func:`filter_root_constraints_scan`, whose results it reproduces
     exactly (same random draws, same gains; maxima involve no rounding).
     """
-    keep_ml, keep_cl, score, _, _ = _filter_root((Xs, ws, cls), ml, cl, mtry, cl_rule, n_repeats, alpha, seed, True)
+    keep_ml, keep_cl, score, _, _ = _filter_root(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, True)
     return keep_ml, keep_cl, score
 
 
 @njit(cache=True)
-def filter_root_constraints_scan(Xs, ws, cls, ml, cl, mtry, cl_rule, n_repeats, alpha, seed):
+def filter_root_constraints_scan(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed):
     """Reference for :func:`filter_root_constraints`: every repetition scans all m cuts with :func:`_best_cut`.
 
     Same parameters and results; O(f mtry (m + |Q|)) after the sort.  Kept
     for the equality test and the benchmark.
     """
-    keep_ml, keep_cl, score, _, _ = _filter_root((Xs, ws, cls), ml, cl, mtry, cl_rule, n_repeats, alpha, seed, False)
+    keep_ml, keep_cl, score, _, _ = _filter_root(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, False)
     return keep_ml, keep_cl, score

@@ -4,9 +4,20 @@ Algorithm 1 at every node on a tree sample (:mod:`._forest_sample`), with
 the cuts of :mod:`._forest_cuts`; then the leaves reached by the data and
 the same-leaf counts of the affinity (Equation 6). Randomness enters as a
 seed.
+
+A tree grows over one explicit state, a :data:`Growth` (the partition of the
+sample rows into nodes, the children, the stack of nodes to split) and a
+:data:`CutScratch`: :func:`grow_tree` is a thin driver that pops a node
+(:func:`next_node`), marks its pairs (:func:`node_pairs`), searches its cut and
+splits it (:func:`branch`), as scikit-learn's ``_kmeans_single_lloyd`` drives
+one Lloyd iteration at a time; :mod:`._forest_variants` drives the same state
+with its own cut search.  The per-node helpers are inlined into the driver
+(``inline="always"``; numba compiles any other call as a call).
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -14,18 +25,182 @@ from numba import njit
 from ._forest_cuts import _GAIN_EPS, _best_cut, _split_gains
 
 
+#: What the growth of one tree mutates, whatever its split function (a tuple of arrays, numba-typed as a
+#: named tuple; :func:`growth`).  ``idx[node_start[t]:node_end[t]]``: the sample rows of node t;
+#: ``leaf_of[r]``: the node row r has reached; ``left``, ``right``: the children (-1 for a leaf);
+#: ``stack[0:count[TOP] + 1]``: the nodes still to split, depth first, left child on top;
+#: ``count[N_NODES]``: the nodes made; ``ml_use``, ``cl_use``: the pairs of the node being split.
+Growth = namedtuple("Growth", "idx leaf_of node_start node_end left right stack count ml_use cl_use")
+#: indices of ``Growth.count``
+N_NODES = 0
+TOP = 1
+#: Scratch of the cuts of one node (a named tuple of arrays; :func:`cut_scratch`): the candidate
+#: features ``feats`` (a permutation, drawn into by a partial Fisher-Yates), the node's values
+#: ``vals`` and their sorted values, weights, classes ``v_s``, ``w_s``, ``c_s``, the sorted position
+#: ``rank[r]`` of each row, the ``gains`` of the cuts and the pairs' interval marks ``ml_diff``, ``cl_diff``.
+CutScratch = namedtuple("CutScratch", "feats rank vals v_s w_s c_s gains ml_diff cl_diff")
+
+
 @njit(cache=True)
-def grow_tree(Xs, ws, cls, ml, cl, root_ml_use, root_cl_use, mtry, cl_rule, seed):
+def growth(m, n_rows, n_ml, n_cl):
+    """The :data:`Growth` of a tree on the ``m`` first of ``n_rows`` sample rows, all at the root (node 0)."""
+    cap = 2 * m + 1
+    leaf_of = -np.ones(n_rows, dtype=np.int64)
+    leaf_of[:m] = 0
+    node_start = np.zeros(cap, dtype=np.int64)
+    node_end = np.zeros(cap, dtype=np.int64)
+    node_end[0] = m
+    count = np.zeros(2, dtype=np.int64)
+    count[N_NODES] = 1
+    count[TOP] = 0
+    stack = np.empty(cap, dtype=np.int64)
+    stack[0] = 0
+    return Growth(np.arange(m), leaf_of, node_start, node_end, -np.ones(cap, dtype=np.int64),
+                  -np.ones(cap, dtype=np.int64), stack, count, np.zeros(n_ml, dtype=np.bool_),
+                  np.zeros(n_cl, dtype=np.bool_))
+
+
+@njit(cache=True)
+def cut_scratch(m, big, d):
+    """The :data:`CutScratch` of a tree on ``m`` rows whose nodes hold at most ``big`` values, ``d`` features."""
+    return CutScratch(np.arange(d), np.zeros(m, dtype=np.int64), np.empty(big), np.empty(big), np.empty(big),
+                      np.empty(big, dtype=np.int64), np.empty(big), np.zeros(big + 1, dtype=np.int64),
+                      np.zeros(big + 1, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def next_node(g):
+    """Pop the next node to split (depth first), -1 when none is left."""
+    top = g.count[TOP]
+    if top < 0:
+        return -1
+    g.count[TOP] = top - 1
+    return g.stack[top]
+
+
+@njit(cache=True, inline="always")
+def node_pairs(pairs, g, node):
+    """``g.ml_use``, ``g.cl_use``: the pairs with both points at ``node`` (root: of the filtered subset S_t)."""
+    ml, cl, root_ml_use, root_cl_use = pairs
+    leaf_of, ml_use, cl_use = g.leaf_of, g.ml_use, g.cl_use
+    for t in range(ml.shape[0]):
+        ml_use[t] = leaf_of[ml[t, 0]] == node and leaf_of[ml[t, 1]] == node
+        if node == 0:
+            ml_use[t] = ml_use[t] and root_ml_use[t]
+    for t in range(cl.shape[0]):
+        cl_use[t] = leaf_of[cl[t, 0]] == node and leaf_of[cl[t, 1]] == node
+        if node == 0:
+            cl_use[t] = cl_use[t] and root_cl_use[t]
+
+
+@njit(cache=True, inline="always")
+def draw_features(feats, k):
+    """``feats[:k]``: ``k`` features without replacement (partial Fisher-Yates on the permutation ``feats``)."""
+    d = feats.shape[0]
+    for j in range(k):
+        r = j + np.random.randint(0, d - j)
+        feats[j], feats[r] = feats[r], feats[j]
+
+
+@njit(cache=True, inline="always")
+def better_cut(g, p, sep, best_gain, best_sep, cl_rule):
+    """Whether the cut (gain ``g``, position ``p`` (-1: none), ``sep`` CL pairs separated) beats the best so far."""
+    if p < 0:
+        return False
+    if cl_rule == 0:
+        return g > best_gain + _GAIN_EPS
+    return g > best_gain + _GAIN_EPS or (g > best_gain - _GAIN_EPS and sep > best_sep)
+
+
+@njit(cache=True, inline="always")
+def midpoint(v_s, p):
+    """The threshold between sorted values ``p`` and ``p + 1``: their midpoint, or the upper one when it rounds down."""
+    thr = 0.5 * (v_s[p] + v_s[p + 1])
+    if thr <= v_s[p]:  # midpoint rounded onto the lower value
+        thr = v_s[p + 1]
+    return thr
+
+
+@njit(cache=True, inline="always")
+def branch(g, node, i):
+    """Make the children of ``node`` (rows ``idx[s:i]`` left, ``idx[i:e]`` right) and push them, left on top."""
+    s, e = g.node_start[node], g.node_end[node]
+    lc = g.count[N_NODES]
+    rc = lc + 1
+    g.count[N_NODES] = lc + 2
+    g.left[node], g.right[node] = lc, rc
+    g.node_start[lc], g.node_end[lc] = s, i
+    g.node_start[rc], g.node_end[rc] = i, e
+    idx, leaf_of = g.idx, g.leaf_of
+    for q in range(s, i):
+        leaf_of[idx[q]] = lc
+    for q in range(i, e):
+        leaf_of[idx[q]] = rc
+    top = g.count[TOP]
+    g.stack[top + 1] = rc
+    g.stack[top + 2] = lc
+    g.count[TOP] = top + 2
+
+
+@njit(cache=True, inline="always")
+def _best_axis_cut(sample, pairs, g, sc, node, mtry, cl_rule):
+    """Algorithm 1 at ``node``: the best valid cut over ``mtry`` random features, ``(feature, threshold)``; -1 if none."""
+    Xs, ws, cls = sample
+    ml, cl = pairs[0], pairs[1]
+    idx, feats, rank, vals, v_s, w_s, c_s, gains = g.idx, sc.feats, sc.rank, sc.vals, sc.v_s, sc.w_s, sc.c_s, sc.gains
+    s, e = g.node_start[node], g.node_end[node]
+    ms = e - s
+    draw_features(feats, mtry)
+    best_gain, best_f, best_thr, best_sep = -1.0, -1, 0.0, -1
+    for j in range(mtry):
+        f = feats[j]
+        for q in range(ms):
+            vals[q] = Xs[idx[s + q], f]
+        order = np.argsort(vals[:ms])
+        for q in range(ms):
+            row = idx[s + order[q]]
+            v_s[q] = vals[order[q]]
+            w_s[q] = ws[row]
+            c_s[q] = cls[row]
+            rank[row] = q
+        _split_gains(v_s[:ms], w_s[:ms], c_s[:ms], gains[:ms])
+        gain, p, sep = _best_cut(gains[:ms], ml, g.ml_use, cl, g.cl_use, rank, cl_rule, sc.ml_diff, sc.cl_diff)
+        if better_cut(gain, p, sep, best_gain, best_sep, cl_rule):
+            best_gain, best_f, best_sep = gain, f, sep
+            best_thr = midpoint(v_s, p)
+    return best_f, best_thr
+
+
+@njit(cache=True, inline="always")
+def _partition_axis(Xs, g, node, f, thr):
+    """Reorder the rows of ``node`` in place, those with ``x[f] < thr`` first; returns where the others start."""
+    idx = g.idx
+    i, k = g.node_start[node], g.node_end[node] - 1
+    while i <= k:
+        if Xs[idx[i], f] < thr:
+            i += 1
+        else:
+            idx[i], idx[k] = idx[k], idx[i]
+            k -= 1
+    return i
+
+
+@njit(cache=True)
+def grow_tree(sample, pairs, mtry, cl_rule, seed):
     """Grow one (COP) tree on a tree sample (Algorithm 1 at every node).
+
+    The driver of the one-node kernels over one :data:`Growth`: pop a node,
+    find its pairs (:func:`node_pairs`) and its best cut, split it
+    (:func:`branch`).
 
     Parameters
     ----------
-    Xs, ws, cls : tree sample from :func:`draw_tree_sample`.
-    ml, cl : int64 (p, 2), (q, 2)
-        Must- and cannot-link pairs in tree-sample rows (empty for a plain
-        clustering tree).
-    root_ml_use, root_cl_use : bool (p,), (q,)
-        The pairs the root split must respect (the filtered subset S_t of
+    sample : tuple (Xs, ws, cls)
+        Tree sample from :func:`draw_tree_sample`.
+    pairs : tuple (ml, cl, root_ml_use, root_cl_use)
+        Must- and cannot-link pairs in tree-sample rows, int64 (p, 2) and
+        (q, 2) (empty for a plain clustering tree), and the pairs the root
+        split must respect, bool (p,) and (q,) (the filtered subset S_t of
         Section II-C); every deeper node uses all pairs of the node.
     mtry : int
         Candidate features per node (drawn without replacement).
@@ -52,101 +227,24 @@ def grow_tree(Xs, ws, cls, ml, cl, root_ml_use, root_cl_use, mtry, cl_rule, seed
     candidate cuts, m_s the node's rows.
     """
     np.random.seed(seed)
+    Xs = sample[0]
     m, d = Xs.shape
-    cap = 2 * m + 1
-    feature = -np.ones(cap, dtype=np.int64)
-    threshold = np.zeros(cap)
-    left = -np.ones(cap, dtype=np.int64)
-    right = -np.ones(cap, dtype=np.int64)
-    node_start = np.zeros(cap, dtype=np.int64)
-    node_end = np.zeros(cap, dtype=np.int64)
-    idx = np.arange(m)
-    leaf_of = np.zeros(m, dtype=np.int64)  # current node of each row
-    rank = np.zeros(m, dtype=np.int64)
-    vals = np.empty(m)
-    v_s = np.empty(m)
-    w_s = np.empty(m)
-    c_s = np.empty(m, dtype=np.int64)
-    gains = np.empty(m)
-    ml_diff = np.zeros(m + 1, dtype=np.int64)
-    cl_diff = np.zeros(m + 1, dtype=np.int64)
-    ml_use = np.zeros(ml.shape[0], dtype=np.bool_)
-    cl_use = np.zeros(cl.shape[0], dtype=np.bool_)
-    feats = np.arange(d)
+    g = growth(m, m, pairs[0].shape[0], pairs[1].shape[0])
+    sc = cut_scratch(m, m, d)
+    feature = -np.ones(2 * m + 1, dtype=np.int64)
+    threshold = np.zeros(2 * m + 1)
     mtry = min(mtry, d)
-    stack = np.empty(cap, dtype=np.int64)
-    n_nodes = 1
-    node_start[0], node_end[0] = 0, m
-    top = 0
-    stack[0] = 0
-    while top >= 0:
-        node = stack[top]
-        top -= 1
-        s, e = node_start[node], node_end[node]
-        ms = e - s
-        if ms <= 1:
-            continue
-        # the pairs of this node (root: the filtered subset)
-        for t in range(ml.shape[0]):
-            ml_use[t] = leaf_of[ml[t, 0]] == node and leaf_of[ml[t, 1]] == node
-            if node == 0:
-                ml_use[t] = ml_use[t] and root_ml_use[t]
-        for t in range(cl.shape[0]):
-            cl_use[t] = leaf_of[cl[t, 0]] == node and leaf_of[cl[t, 1]] == node
-            if node == 0:
-                cl_use[t] = cl_use[t] and root_cl_use[t]
-        # mtry features without replacement (partial Fisher-Yates)
-        for j in range(mtry):
-            r = j + np.random.randint(0, d - j)
-            feats[j], feats[r] = feats[r], feats[j]
-        best_gain, best_f, best_thr, best_sep = -1.0, -1, 0.0, -1
-        for j in range(mtry):
-            f = feats[j]
-            for q in range(ms):
-                vals[q] = Xs[idx[s + q], f]
-            order = np.argsort(vals[:ms])
-            for q in range(ms):
-                row = idx[s + order[q]]
-                v_s[q] = vals[order[q]]
-                w_s[q] = ws[row]
-                c_s[q] = cls[row]
-                rank[row] = q
-            _split_gains(v_s[:ms], w_s[:ms], c_s[:ms], gains[:ms])
-            g, p, sep = _best_cut(gains[:ms], ml, ml_use, cl, cl_use, rank, cl_rule, ml_diff, cl_diff)
-            if p < 0:
-                continue
-            better = g > best_gain + _GAIN_EPS if cl_rule == 0 else (
-                g > best_gain + _GAIN_EPS or (g > best_gain - _GAIN_EPS and sep > best_sep))
-            if better:
-                best_gain, best_f, best_sep = g, f, sep
-                best_thr = 0.5 * (v_s[p] + v_s[p + 1])
-                if best_thr <= v_s[p]:  # midpoint rounded onto the lower value
-                    best_thr = v_s[p + 1]
-        if best_f < 0:
-            continue  # no valid split: a leaf
-        # partition idx[s:e] in place: left rows first
-        i, k = s, e - 1
-        while i <= k:
-            if Xs[idx[i], best_f] < best_thr:
-                i += 1
-            else:
-                idx[i], idx[k] = idx[k], idx[i]
-                k -= 1
-        lc, rc = n_nodes, n_nodes + 1
-        n_nodes += 2
-        feature[node], threshold[node] = best_f, best_thr
-        left[node], right[node] = lc, rc
-        node_start[lc], node_end[lc] = s, i
-        node_start[rc], node_end[rc] = i, e
-        for q in range(s, i):
-            leaf_of[idx[q]] = lc
-        for q in range(i, e):
-            leaf_of[idx[q]] = rc
-        top += 1
-        stack[top] = rc
-        top += 1
-        stack[top] = lc
-    return feature[:n_nodes].copy(), threshold[:n_nodes].copy(), left[:n_nodes].copy(), right[:n_nodes].copy(), leaf_of
+    node = next_node(g)
+    while node >= 0:
+        if g.node_end[node] - g.node_start[node] > 1:
+            node_pairs(pairs, g, node)
+            f, thr = _best_axis_cut(sample, pairs, g, sc, node, mtry, cl_rule)
+            if f >= 0:  # else no valid split: a leaf
+                feature[node], threshold[node] = f, thr
+                branch(g, node, _partition_axis(Xs, g, node, f, thr))
+        node = next_node(g)
+    n = g.count[N_NODES]
+    return feature[:n].copy(), threshold[:n].copy(), g.left[:n].copy(), g.right[:n].copy(), g.leaf_of
 
 
 @njit(cache=True)

@@ -32,16 +32,21 @@ tree: a test checks it):
     at most phi is a leaf.  phi = 1 keeps the default rule (a node of one
     row is a leaf), which yields the same affinity.
 
-Options travel in one int64 array ``opts`` (:data:`OPTS`), so the kernel
-keeps within the house's ten parameters.
+Options travel in one int64 array ``opts`` (:data:`OPTS`).  The growth is
+:mod:`._forest_tree`'s (one :data:`~._forest_tree.Growth` driven node by
+node); only the search of a node's cut and the partition by a projection are
+this module's.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
-from ._forest_cuts import _GAIN_EPS, _best_cut, _split_gains
+from ._forest_cuts import _best_cut, _split_gains
+from ._forest_tree import N_NODES, better_cut, branch, cut_scratch, draw_features, growth, midpoint, next_node, node_pairs
 
 #: Layout of ``opts``: index of each option.
 OPTS = ("mtry", "cl_rule", "pseudo", "oblique", "random_threshold", "leaf_size")
@@ -59,19 +64,181 @@ def _project(X, i, pf, pw):
     return s
 
 
+#: Scratch of the candidate directions of one node beyond :data:`~._forest_tree.CutScratch` (a named tuple
+#: of arrays, :func:`oblique_scratch`): ``src[q]``, the sample row of sorted value q (-1 for a node's pseudo
+#: point); the candidate's features and weights ``cand_f``, ``cand_w`` (``L`` of them) and the best one's
+#: ``best_pf``, ``best_pw``; the bounding box ``lo_f``, ``hi_f`` of the node's rows along ``cand_f``.
+Candidates = namedtuple("Candidates", "src cand_f cand_w best_pf best_pw lo_f hi_f")
+
+
 @njit(cache=True)
-def grow_tree_general(Xs, ws, cls, ml, cl, root_ml_use, root_cl_use, opts, seed):
+def oblique_scratch(big, L):
+    """The :data:`Candidates` of a tree whose nodes hold at most ``big`` values, ``L`` features per direction."""
+    return Candidates(np.empty(big, dtype=np.int64), -np.ones(L, dtype=np.int64), np.ones(L),
+                      -np.ones(L, dtype=np.int64), np.zeros(L), np.empty(L), np.empty(L))
+
+
+@njit(cache=True, inline="always")
+def _real_weight(sample, g, node):
+    """The real samples at ``node``, bootstrap multiplicity counted (the rule of ``leaf_size``)."""
+    _, ws, cls = sample
+    idx = g.idx
+    real_w = 0.0
+    for q in range(g.node_start[node], g.node_end[node]):
+        if cls[idx[q]] == 0:
+            real_w += ws[idx[q]]
+    return real_w
+
+
+# The helpers of a node's search take arrays, not the state: reading an array out of a named tuple
+# takes a reference (an atomic increment), and they run for every candidate of every node.
+
+
+@njit(cache=True, inline="always")
+def _draw_oblique(feats, cand_f, cand_w):
+    """Forest-RC's candidate: ``L`` distinct features, weights uniform on [-1, 1] (drawn feature by feature)."""
+    d = feats.shape[0]
+    for l in range(cand_f.shape[0]):
+        r = l + np.random.randint(0, d - l)
+        feats[l], feats[r] = feats[r], feats[l]
+        cand_f[l] = feats[l]
+        cand_w[l] = 2.0 * np.random.random() - 1.0
+
+
+@njit(cache=True, inline="always")
+def _node_values(Xs, rows, vals, cand_f, cand_w, lo_f, hi_f, n_ps):
+    """``vals[:k]``: the projections of the node's ``rows``, then ``n_ps`` pseudo points in their bounding box; k."""
+    for q in range(rows.shape[0]):
+        vals[q] = _project(Xs, rows[q], cand_f, cand_w)
+    k = rows.shape[0]
+    if n_ps > 0:
+        for l in range(cand_f.shape[0]):
+            lo_f[l], hi_f[l] = np.inf, -np.inf
+            for q in range(rows.shape[0]):
+                x = Xs[rows[q], cand_f[l]]
+                lo_f[l] = min(lo_f[l], x)
+                hi_f[l] = max(hi_f[l], x)
+        for _ in range(n_ps):
+            z = 0.0
+            for l in range(cand_f.shape[0]):
+                z += cand_w[l] * (lo_f[l] + (hi_f[l] - lo_f[l]) * np.random.random())
+            vals[k] = z
+            k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def _real_cuts_only(src, gains, k):
+    """Under per-node pseudo points a cut must send real rows both ways (only they go down): mask the others."""
+    first, last = k, -1
+    for q in range(k):
+        if src[q] >= 0:
+            first = min(first, q)
+            last = q
+    for q in range(k):
+        if q < first or q >= last:
+            gains[q] = -1.0
+
+
+@njit(cache=True, inline="always")
+def _random_cut(v_s, gains, k):
+    """One threshold uniform between the node's extreme values, the only cut left in ``gains``; -inf if none."""
+    lo_v, hi_v = v_s[0], v_s[k - 1]
+    if not lo_v < hi_v:
+        return -np.inf
+    thr = lo_v + (hi_v - lo_v) * np.random.random()
+    if thr <= lo_v:
+        return -np.inf
+    p_at = -1
+    for q in range(k - 1):
+        if v_s[q] < thr and v_s[q + 1] >= thr:
+            p_at = q
+    for q in range(k):
+        if q != p_at:
+            gains[q] = -1.0
+    return thr
+
+
+@njit(cache=True, inline="always")
+def _best_general_cut(sample, pairs, g, sc, cand, node, opts, n_ps):
+    """Algorithm 1 at ``node`` under the variant ``opts``: ``(found, threshold)``, the direction in ``cand.best_*``."""
+    Xs, ws, cls = sample
+    ml, cl = pairs[0], pairs[1]
+    ml_use, cl_use = g.ml_use, g.cl_use
+    feats, rank, vals, v_s, w_s, c_s, gains, ml_diff, cl_diff = sc
+    src, cand_f, cand_w, best_pf, best_pw, lo_f, hi_f = cand
+    mtry, cl_rule, oblique, rand_thr = min(opts[0], feats.shape[0]), opts[1], opts[3] == 1, opts[4] == 1
+    rows = g.idx[g.node_start[node]:g.node_end[node]]
+    ms = rows.shape[0]
+    best_gain, best_thr, best_sep, found = -1.0, 0.0, -1, False
+    if not oblique:  # mtry features without replacement (partial Fisher-Yates), as grow_tree
+        draw_features(feats, mtry)
+    for j in range(mtry):
+        if oblique:
+            _draw_oblique(feats, cand_f, cand_w)
+        else:
+            cand_f[0] = feats[j]
+            cand_w[0] = 1.0
+        k = _node_values(Xs, rows, vals, cand_f, cand_w, lo_f, hi_f, n_ps)
+        # sorted values, weights, classes and sample rows (-1: a pseudo point), the rows' ranks
+        order = np.argsort(vals[:k])
+        for q in range(k):
+            o = order[q]
+            v_s[q] = vals[o]
+            if o < ms:
+                row = rows[o]
+                w_s[q], c_s[q], src[q] = ws[row], cls[row], row
+                rank[row] = q
+            else:
+                w_s[q], c_s[q], src[q] = 1.0, 1, -1
+        _split_gains(v_s[:k], w_s[:k], c_s[:k], gains[:k])
+        if opts[2] == 1:
+            _real_cuts_only(src, gains, k)
+        thr_rand = 0.0
+        if rand_thr:
+            thr_rand = _random_cut(v_s, gains, k)
+            if thr_rand == -np.inf:
+                continue
+        gain, p, sep = _best_cut(gains[:k], ml, ml_use, cl, cl_use, rank, cl_rule, ml_diff, cl_diff)
+        if better_cut(gain, p, sep, best_gain, best_sep, cl_rule):
+            best_gain, best_sep, found = gain, sep, True
+            best_pf[:] = cand_f
+            best_pw[:] = cand_w
+            best_thr = thr_rand if rand_thr else midpoint(v_s, p)
+    return found, best_thr
+
+
+@njit(cache=True, inline="always")
+def _partition_projection(Xs, g, node, pf, pw, thr):
+    """Reorder the rows of ``node`` in place, those projecting below ``thr`` first; returns where the others start."""
+    idx = g.idx
+    i, k = g.node_start[node], g.node_end[node] - 1
+    while i <= k:
+        if _project(Xs, idx[i], pf, pw) < thr:
+            i += 1
+        else:
+            idx[i], idx[k] = idx[k], idx[i]
+            k -= 1
+    return i
+
+
+@njit(cache=True)
+def grow_tree_general(sample, pairs, opts, seed):
     """Grow one (COP) tree under the variant ``opts`` (module docstring).
+
+    The driver of the one-node kernels over one
+    :data:`~._forest_tree.Growth`, as :func:`~._forest_tree.grow_tree`.
 
     Parameters
     ----------
-    Xs, ws, cls : tree sample from :func:`~._forest_sample.draw_tree_sample`
-        (with ``pseudo=1`` the pseudo rows, if any, are ignored: pass the
-        real rows only, or the whole sample and they are dropped).
-    ml, cl : int64 (p, 2), (q, 2)
-        Must- and cannot-link pairs in tree-sample rows.
-    root_ml_use, root_cl_use : bool (p,), (q,)
-        The pairs the root split must respect (the filtered subset S_t).
+    sample : tuple (Xs, ws, cls)
+        Tree sample from :func:`~._forest_sample.draw_tree_sample` (with
+        ``pseudo=1`` the pseudo rows, if any, are ignored: pass the real rows
+        only, or the whole sample and they are dropped).
+    pairs : tuple (ml, cl, root_ml_use, root_cl_use)
+        Must- and cannot-link pairs in tree-sample rows, int64 (p, 2) and
+        (q, 2), and the pairs the root split must respect, bool (p,) and
+        (q,) (the filtered subset S_t).
     opts : int64 (6,)
         ``mtry, cl_rule, pseudo, oblique, random_threshold, leaf_size``.
     seed : int
@@ -96,187 +263,43 @@ def grow_tree_general(Xs, ws, cls, ml, cl, root_ml_use, root_cl_use, opts, seed)
     points (``pseudo=1``: its real weight).
     """
     np.random.seed(seed)
-    mtry, cl_rule, node_pseudo = opts[0], opts[1], opts[2] == 1
-    oblique, rand_thr, leaf_size = opts[3] == 1, opts[4] == 1, opts[5]
+    Xs, ws, cls = sample
+    node_pseudo, leaf_size = opts[2] == 1, opts[5]
     m_all, d = Xs.shape
     m = m_all
     if node_pseudo:  # real rows only (they come first in a tree sample)
         m = 0
         while m < m_all and cls[m] == 0:
             m += 1
-    L = min(OBLIQUE_L, d) if oblique else 1
-    cap = 2 * m + 1
-    proj_f = -np.ones((cap, L), dtype=np.int64)
-    proj_w = np.zeros((cap, L))
-    threshold = np.zeros(cap)
-    left = -np.ones(cap, dtype=np.int64)
-    right = -np.ones(cap, dtype=np.int64)
-    node_start = np.zeros(cap, dtype=np.int64)
-    node_end = np.zeros(cap, dtype=np.int64)
-    idx = np.arange(m)
-    leaf_of = -np.ones(m_all, dtype=np.int64)
-    leaf_of[:m] = 0
+    L = min(OBLIQUE_L, d) if opts[3] == 1 else 1
+    g = growth(m, m_all, pairs[0].shape[0], pairs[1].shape[0])
     total_w = 0.0
     for r in range(m):
         total_w += ws[r]
     big = m + int(total_w) + 2  # node rows + at most the tree's real weight in pseudo points
-    rank = np.zeros(m, dtype=np.int64)
-    vals = np.empty(big)
-    v_s = np.empty(big)
-    w_s = np.empty(big)
-    c_s = np.empty(big, dtype=np.int64)
-    src = np.empty(big, dtype=np.int64)  # sample row of each value, -1 for a node's pseudo point
-    gains = np.empty(big)
-    ml_diff = np.zeros(big + 1, dtype=np.int64)
-    cl_diff = np.zeros(big + 1, dtype=np.int64)
-    ml_use = np.zeros(ml.shape[0], dtype=np.bool_)
-    cl_use = np.zeros(cl.shape[0], dtype=np.bool_)
-    feats = np.arange(d)
-    mtry = min(mtry, d)
-    cand_f = -np.ones(L, dtype=np.int64)
-    cand_w = np.ones(L)
-    best_pf = -np.ones(L, dtype=np.int64)
-    best_pw = np.zeros(L)
-    lo_f = np.empty(L)
-    hi_f = np.empty(L)
-    stack = np.empty(cap, dtype=np.int64)
-    n_nodes = 1
-    node_start[0], node_end[0] = 0, m
-    top = 0
-    stack[0] = 0
-    while top >= 0:
-        node = stack[top]
-        top -= 1
-        s, e = node_start[node], node_end[node]
-        ms = e - s
-        if ms <= 1:
-            continue
-        real_w = 0.0
-        for q in range(s, e):
-            if cls[idx[q]] == 0:
-                real_w += ws[idx[q]]
-        if leaf_size > 1 and real_w <= leaf_size:
-            continue
-        for t in range(ml.shape[0]):
-            ml_use[t] = leaf_of[ml[t, 0]] == node and leaf_of[ml[t, 1]] == node
-            if node == 0:
-                ml_use[t] = ml_use[t] and root_ml_use[t]
-        for t in range(cl.shape[0]):
-            cl_use[t] = leaf_of[cl[t, 0]] == node and leaf_of[cl[t, 1]] == node
-            if node == 0:
-                cl_use[t] = cl_use[t] and root_cl_use[t]
-        n_ps = int(real_w + 0.5) if node_pseudo else 0
-        best_gain, best_thr, best_sep, found = -1.0, 0.0, -1, False
-        if not oblique:  # mtry features without replacement (partial Fisher-Yates), as grow_tree
-            for j in range(mtry):
-                r = j + np.random.randint(0, d - j)
-                feats[j], feats[r] = feats[r], feats[j]
-        for j in range(mtry):
-            # the candidate direction
-            if oblique:
-                for l in range(L):
-                    r = l + np.random.randint(0, d - l)
-                    feats[l], feats[r] = feats[r], feats[l]
-                    cand_f[l] = feats[l]
-                    cand_w[l] = 2.0 * np.random.random() - 1.0
-            else:
-                cand_f[0] = feats[j]
-                cand_w[0] = 1.0
-            # values of the node's rows, then its own pseudo points
-            for q in range(ms):
-                row = idx[s + q]
-                vals[q] = _project(Xs, row, cand_f, cand_w)
-            k = ms
-            if node_pseudo:
-                for l in range(L):
-                    lo_f[l], hi_f[l] = np.inf, -np.inf
-                    for q in range(s, e):
-                        x = Xs[idx[q], cand_f[l]]
-                        lo_f[l] = min(lo_f[l], x)
-                        hi_f[l] = max(hi_f[l], x)
-                for _ in range(n_ps):
-                    z = 0.0
-                    for l in range(L):
-                        z += cand_w[l] * (lo_f[l] + (hi_f[l] - lo_f[l]) * np.random.random())
-                    vals[k] = z
-                    k += 1
-            order = np.argsort(vals[:k])
-            for q in range(k):
-                o = order[q]
-                v_s[q] = vals[o]
-                if o < ms:
-                    row = idx[s + o]
-                    w_s[q], c_s[q], src[q] = ws[row], cls[row], row
-                    rank[row] = q
-                else:
-                    w_s[q], c_s[q], src[q] = 1.0, 1, -1
-            _split_gains(v_s[:k], w_s[:k], c_s[:k], gains[:k])
-            if node_pseudo:  # a cut must send real rows both ways (only they go down)
-                first, last = k, -1
-                for q in range(k):
-                    if src[q] >= 0:
-                        first = min(first, q)
-                        last = q
-                for q in range(k):
-                    if q < first or q >= last:
-                        gains[q] = -1.0
-            thr_rand = 0.0
-            if rand_thr:
-                lo_v, hi_v = v_s[0], v_s[k - 1]
-                if not lo_v < hi_v:
-                    continue
-                thr_rand = lo_v + (hi_v - lo_v) * np.random.random()
-                if thr_rand <= lo_v:
-                    continue
-                p_at = -1
-                for q in range(k - 1):
-                    if v_s[q] < thr_rand and v_s[q + 1] >= thr_rand:
-                        p_at = q
-                for q in range(k):
-                    if q != p_at:
-                        gains[q] = -1.0
-            g, p, sep = _best_cut(gains[:k], ml, ml_use, cl, cl_use, rank, cl_rule, ml_diff, cl_diff)
-            if p < 0:
-                continue
-            better = g > best_gain + _GAIN_EPS if cl_rule == 0 else (
-                g > best_gain + _GAIN_EPS or (g > best_gain - _GAIN_EPS and sep > best_sep))
-            if better:
-                best_gain, best_sep, found = g, sep, True
-                for l in range(L):
-                    best_pf[l], best_pw[l] = cand_f[l], cand_w[l]
-                if rand_thr:
-                    best_thr = thr_rand
-                else:
-                    best_thr = 0.5 * (v_s[p] + v_s[p + 1])
-                    if best_thr <= v_s[p]:  # midpoint rounded onto the lower value
-                        best_thr = v_s[p + 1]
-        if not found:
-            continue  # no valid split: a leaf
-        i, kk = s, e - 1
-        while i <= kk:
-            if _project(Xs, idx[i], best_pf, best_pw) < best_thr:
-                i += 1
-            else:
-                idx[i], idx[kk] = idx[kk], idx[i]
-                kk -= 1
-        lc, rc = n_nodes, n_nodes + 1
-        n_nodes += 2
-        for l in range(L):
-            proj_f[node, l], proj_w[node, l] = best_pf[l], best_pw[l]
-        threshold[node] = best_thr
-        left[node], right[node] = lc, rc
-        node_start[lc], node_end[lc] = s, i
-        node_start[rc], node_end[rc] = i, e
-        for q in range(s, i):
-            leaf_of[idx[q]] = lc
-        for q in range(i, e):
-            leaf_of[idx[q]] = rc
-        top += 1
-        stack[top] = rc
-        top += 1
-        stack[top] = lc
-    return (proj_f[:n_nodes].copy(), proj_w[:n_nodes].copy(), threshold[:n_nodes].copy(),
-            left[:n_nodes].copy(), right[:n_nodes].copy(), leaf_of)
+    sc = cut_scratch(m, big, d)
+    cand = oblique_scratch(big, L)
+    cap = 2 * m + 1
+    proj_f = -np.ones((cap, L), dtype=np.int64)
+    proj_w = np.zeros((cap, L))
+    threshold = np.zeros(cap)
+    node = next_node(g)
+    while node >= 0:
+        if g.node_end[node] - g.node_start[node] > 1:
+            real_w = _real_weight(sample, g, node)
+            if not (leaf_size > 1 and real_w <= leaf_size):
+                node_pairs(pairs, g, node)
+                n_ps = int(real_w + 0.5) if node_pseudo else 0
+                found, thr = _best_general_cut(sample, pairs, g, sc, cand, node, opts, n_ps)
+                if found:  # else no valid split: a leaf
+                    proj_f[node] = cand.best_pf
+                    proj_w[node] = cand.best_pw
+                    threshold[node] = thr
+                    branch(g, node, _partition_projection(Xs, g, node, cand.best_pf, cand.best_pw, thr))
+        node = next_node(g)
+    n = g.count[N_NODES]
+    return (proj_f[:n].copy(), proj_w[:n].copy(), threshold[:n].copy(), g.left[:n].copy(), g.right[:n].copy(),
+            g.leaf_of)
 
 
 @njit(cache=True)

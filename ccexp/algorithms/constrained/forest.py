@@ -141,26 +141,22 @@ def forest_affinity(
     for t in range(n_trees):
         t0 = time.perf_counter()
         Xs, ws, cls, local = K.draw_tree_sample(X, lo, hi, 0 if pseudo_mode == "none" else n, seeds[t, 0])
+        sample = (Xs, ws, cls)
         ml_t, _ = K.local_pairs(ml, local)
         cl_t, _ = K.local_pairs(cl, local)
         if n_filter > 0 and ml_t.shape[0] + cl_t.shape[0] > 1:
-            keep_ml, keep_cl, _ = K.filter_root_constraints(
-                Xs, ws, cls, ml_t, cl_t, mtry, rule, n_filter, float(alpha), seeds[t, 1]
-            )
+            keep_ml, keep_cl, _ = K.filter_root_constraints(sample, ml_t, cl_t, mtry, rule, n_filter, float(alpha),
+                                                            seeds[t, 1])
         else:
             keep_ml = np.ones(ml_t.shape[0], dtype=np.bool_)
             keep_cl = np.ones(cl_t.shape[0], dtype=np.bool_)
         t1 = time.perf_counter()
         if general:
-            pf, pw, thr, left, right, _ = grow_tree_general(
-                Xs, ws, cls, ml_t, cl_t, keep_ml, keep_cl, opts, seeds[t, 2]
-            )
+            pf, pw, thr, left, right, _ = grow_tree_general(sample, (ml_t, cl_t, keep_ml, keep_cl), opts, seeds[t, 2])
             t2 = time.perf_counter()
             leaves = apply_tree_general(X, pf, pw, thr, left, right)
         else:
-            feature, thr, left, right, _ = K.grow_tree(
-                Xs, ws, cls, ml_t, cl_t, keep_ml, keep_cl, mtry, rule, seeds[t, 2]
-            )
+            feature, thr, left, right, _ = K.grow_tree(sample, (ml_t, cl_t, keep_ml, keep_cl), mtry, rule, seeds[t, 2])
             t2 = time.perf_counter()
             leaves = K.apply_tree(X, feature, thr, left, right)
         K.accumulate_same_leaf(leaves, counts)
