@@ -17,6 +17,7 @@ import pytest
 
 import ccexp.report as report_pkg
 from ccexp.report import make_report, recover_report
+from ccexp.report.output import Report
 
 FIGURE = b"\x89PNG" + bytes(range(256)) * 64  # 16 KiB
 
@@ -26,23 +27,39 @@ def _records(n, versions=("abc123",)):
                          "code_version": [versions[i % len(versions)] for i in range(n)]})
 
 
-@pytest.fixture
-def dummy(monkeypatch):
-    """A report ``dummy`` that writes a figure, a table and a comparison; ``fail_after`` makes it fail halfway."""
+@pytest.fixture(params=["as data", "writes its files"])
+def dummy(monkeypatch, request):
+    """A report ``dummy`` with a figure, a table and a comparison; ``fail`` makes it fail halfway through the figure.
+
+    Either a report as data (a :class:`ccexp.report.output.Report` that the writer renders: it fails in the
+    writer) or a report function of the older kind that writes its own files.
+    """
     state = {"fail": False, "calls": 0}
 
-    def report(records, out_dir, scale, n_grid_instances=None):
-        state["calls"] += 1
-        (out_dir / "tables").mkdir(exist_ok=True)
-        (out_dir / "tables" / "t.md").write_text(f"table of {len(records)} records, call {state['calls']}")
-        (out_dir / "comparison.csv").write_text(f"ref_id,ours\nx,{len(records)}\n")
-        (out_dir / "figures").mkdir(exist_ok=True)
-        with open(out_dir / "figures" / "f.png", "wb") as fh:
+    def figure(path):
+        with open(path, "wb") as fh:
             fh.write(FIGURE[:4096])
             if state["fail"]:
                 raise OSError(errno.ENOSPC, "No space left on device")
             fh.write(FIGURE[4096:])
 
+    def as_data(records, out_dir, scale, n_grid_instances=None):
+        state["calls"] += 1
+        out = Report()
+        out.table("t", pd.DataFrame({"n": [len(records)]}), md=f"table of {len(records)} records, call {state['calls']}")
+        out.comparison = pd.DataFrame({"ref_id": ["x"], "ours": [len(records)]})
+        out.figure("f.png", figure)
+        return out
+
+    def writes(records, out_dir, scale, n_grid_instances=None):
+        state["calls"] += 1
+        (out_dir / "tables").mkdir(exist_ok=True)
+        (out_dir / "tables" / "t.md").write_text(f"table of {len(records)} records, call {state['calls']}")
+        (out_dir / "comparison.csv").write_text(f"ref_id,ours\nx,{len(records)}\n")
+        (out_dir / "figures").mkdir(exist_ok=True)
+        figure(out_dir / "figures" / "f.png")
+
+    report = as_data if request.param == "as data" else writes
     monkeypatch.setitem(report_pkg.REPORTS, "dummy", report)
     monkeypatch.setitem(report_pkg.PAPER_OF, "dummy", "nopaper")
     return state

@@ -41,7 +41,7 @@ log = logging.getLogger("ccexp.report")
 #: Experiment name -> report function ``f(records, out_dir, scale, n_grid_instances=None) -> Report``
 #: (``out_dir`` is read, for traces and a sibling experiment's records, never written), gathered from every paper module of this package (each defines its own ``REPORTS``),
 #: so adding a paper's report never edits this file.
-REPORTS: dict[str, Callable[..., None]] = {}
+REPORTS: dict[str, Callable[..., "Report | None"]] = {}
 #: Experiment name -> the paper it reproduces (the module's ``PAPER``, the folder under ``experiments/``).
 PAPER_OF: dict[str, str] = {}
 # modules that are not a paper's report (shared helpers and the reproduction page)
