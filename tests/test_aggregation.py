@@ -197,6 +197,30 @@ def test_local_search_ends_in_local_optimum(init, seed):
     assert no_improving_move(est.labels_, x_reference(C))
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_local_search_state_stays_consistent_pass_after_pass(seed):
+    # the pass kernel over its explicit state: after every pass the histograms, sizes and the
+    # cluster-id bookkeeping are those of the labels, rebuilt from scratch
+    from ccexp.algorithms.aggregation import _kernels as K
+
+    rng = np.random.default_rng(seed)
+    enc = encode(random_clusterings(rng, 5, 30, 3, missing=0.1))
+    labels = rng.integers(0, 6, size=30)
+    _, labels = np.unique(labels, return_inverse=True)
+    state = K.local_search_state(enc.codes, enc.off, labels.astype(np.int64))
+    for _ in range(4):
+        K.local_search_pass(enc.codes, enc.off, enc.q, state)
+        used, dense = np.unique(state.labels, return_inverse=True)  # fresh id i is used[i]
+        fresh = K.local_search_state(enc.codes, enc.off, dense.astype(np.int64))
+        n_active, n_free = state.count
+        assert sorted(state.active[:n_active]) == used.tolist()
+        assert np.all(state.pos[state.active[:n_active]] == np.arange(n_active))
+        assert sorted(state.free[:n_free]) == sorted(set(range(30)) - set(used.tolist()))
+        assert np.all(state.sizes[state.free[:n_free]] == 0)
+        np.testing.assert_array_equal(state.sizes[used], fresh.sizes[:n_active])
+        np.testing.assert_array_equal(state.hist[used], fresh.hist[:n_active])
+
+
 def test_local_search_improves_its_start():
     rng = np.random.default_rng(7)
     C = random_clusterings(rng, 6, 60, 4, missing=0.1)

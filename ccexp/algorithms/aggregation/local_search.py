@@ -32,23 +32,11 @@ def local_search_labels(enc: EncodedClusterings, labels: np.ndarray, max_passes:
     its part that depends on i is ``2 M(v, C_i) - |C_i|`` (0 for a new
     singleton), which the kernel minimises.
     """
-    n = enc.n_items
     _, lab = np.unique(np.asarray(labels), return_inverse=True)
     lab = lab.reshape(-1).astype(np.int64)
-    h = int(lab.max()) + 1 if n else 0
-    hist = np.zeros((max(n, 1), int(enc.off[-1])), dtype=np.int64)
-    sizes = np.zeros(max(n, 1), dtype=np.int64)
-    K.build_histograms(enc.codes, enc.off, lab, hist, sizes)
-    active = np.zeros(max(n, 1), dtype=np.int64)
-    active[:h] = np.arange(h)
-    pos = np.zeros(max(n, 1), dtype=np.int64)
-    pos[:h] = np.arange(h)
-    free = np.zeros(max(n, 1), dtype=np.int64)
-    free[: n - h] = np.arange(n - 1, h - 1, -1)  # pop the smallest id first
-    counts = np.array([h, n - h], dtype=np.int64)  # n_active, n_free
-    slots = (active, pos, free, counts)
+    state = K.local_search_state(enc.codes, enc.off, lab)
     for t in range(1, int(max_passes) + 1):
-        moved = K.local_search_pass(enc.codes, enc.off, enc.q, lab, hist, sizes, slots, bool(join_ties), bool(self_pair))
+        moved = K.local_search_pass(enc.codes, enc.off, enc.q, state, bool(join_ties), bool(self_pair))
         if moved == 0:
             return lab, t, True
     return lab, int(max_passes), False
