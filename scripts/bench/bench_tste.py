@@ -1,6 +1,6 @@
 """Speed of the Ukkonen (2017) baselines and of Ls-AD-VC on Food, with cblearn's t-STE beside ours.
 
-    python scripts/bench/bench_tste.py [--repeats 5] [--peer-repeats 3]
+    python scripts/bench/bench_tste.py [--repeats 5] [--part all|tste]
                                        [--peers-python /tmp/peers-venv/bin/python] [--out DIR]
 
 1. t-STE (ours: numba cost and gradient under scipy's L-BFGS-B) at n=160,
@@ -21,9 +21,19 @@
 3. Ls-AD-VC on all 250,320 Food triplets (``food100``, duplicates kept):
    target <= 0.3 s.  Needs the data under ``$CCEXP_DATA_DIR``.
 
-Medians of ``--repeats`` timed calls after one untimed warm-up (numba
-compilation or cache load); cblearn (pure numpy) is timed ``--peer-repeats``
-times without warm-up.  Prints markdown tables and writes
+Row 1 alternates the two sides call by call (issue 31): for each of
+``--repeats`` + 1 standard-normal starts X0 (the first call of each side is
+an untimed warm-up: numba cache load, cblearn's imports), our
+``tste_embedding(T, 160, 4, init=X0)`` and cblearn's
+``TSTE(n_components=4).fit(T, init=X0, n_objects=160)`` run one after the
+other, in alternating order, cblearn in a peers process kept running (its
+time is taken inside that process, around ``fit``; one BLAS thread, as
+ours, unless ``--peer-threads``).  Both are L-BFGS-B
+(scipy's, default tolerances, at most 1000 iterations) on the same cost, so
+from the same start they should take the same iterations to the same cost;
+the table shows both.  Medians and the ratio of the medians.  ``--part
+tste`` runs row 1 only.  Rows 2-3: medians of ``--repeats`` timed calls
+after one untimed warm-up.  Prints markdown tables and writes
 ``results/bench/bench_tste.json``; exits 1 if a target is missed.
 """
 
@@ -35,6 +45,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -50,24 +61,25 @@ TARGETS_TSTE = {0.1: 0.5, 1.0: 3.0}
 TARGET_FOOD = 0.3
 DEFAULT_PEERS_PYTHON = os.environ.get("CCEXP_PEERS_PYTHON", "/tmp/peers-venv/bin/python")
 
-# Run inside the peers venv: time cblearn's TSTE on the saved triplets.
+# Run inside the peers venv: a server that times cblearn's TSTE from the starts it is sent.
 _PEER_SCRIPT = r"""
 import json, sys, time
 import numpy as np
 import cblearn
 from cblearn.embedding import TSTE
-T = np.load(sys.argv[1]); n = int(sys.argv[2]); repeats = int(sys.argv[3])
-runs = []
-for r in range(repeats):
-    est = TSTE(n_components=4, random_state=r)
+T = np.load(sys.argv[1]); n = int(sys.argv[2])
+d = lambda X, a, b: ((X[a] - X[b]) ** 2).sum(axis=1)
+print(json.dumps({"version": cblearn.__version__, "numpy": np.__version__}), flush=True)
+for line in sys.stdin:
+    X0 = np.load(line.strip())
+    est = TSTE(n_components=X0.shape[1])
     t0 = time.perf_counter()
-    est.fit(T, n_objects=n)
-    runs.append(time.perf_counter() - t0)
-X = est.embedding_
-d = lambda a, b: ((X[a] - X[b]) ** 2).sum(axis=1)
-sat = float(np.mean(d(T[:, 0], T[:, 1]) < d(T[:, 0], T[:, 2])))
-print(json.dumps({"version": cblearn.__version__, "numpy": np.__version__, "runs": runs,
-                  "n_iter": int(est.n_iter_), "satisfied": sat, "cost": float(est.stress_)}))
+    est.fit(T, init=X0, n_objects=n)
+    sec = time.perf_counter() - t0
+    X = est.embedding_
+    sat = float(np.mean(d(X, T[:, 0], T[:, 1]) < d(X, T[:, 0], T[:, 2])))
+    print(json.dumps({"seconds": sec, "n_iter": int(est.n_iter_), "satisfied": sat, "cost": float(est.stress_)}),
+          flush=True)
 """
 
 
@@ -76,43 +88,77 @@ def _triplets(a: float, k: int = 4, b: float = 0.0, n: int = 160):
     return ds, ccexp.make_problem("triplets", ds, fraction=a, noise=b, random_state=0)
 
 
-def run_peer(python: str, T: np.ndarray, n: int, repeats: int) -> dict | None:
-    """cblearn's TSTE on ``T`` in the peers interpreter; None if it is not there."""
-    if not Path(python).is_file():
-        return None
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "triplets.npy"
-        np.save(path, T)
-        proc = subprocess.run([python, "-c", _PEER_SCRIPT, str(path), str(n), str(repeats)],
-                              capture_output=True, text=True, timeout=3600)
-    if proc.returncode != 0:
-        raise RuntimeError(f"cblearn run failed:\n{proc.stderr}")
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
-    out["median"] = float(np.median(out["runs"]))
-    return out
+class Peer:
+    """cblearn's TSTE in the peers interpreter, kept running: one ``fit`` per :meth:`run` call."""
+
+    def __init__(self, python: str, T: np.ndarray, n: int, tmp: Path, threads: int = 1):
+        self.tmp = tmp
+        np.save(tmp / "triplets.npy", T)
+        env = dict(os.environ)
+        if threads:  # as ours, which runs L-BFGS-B under threadpool_limits(1)
+            env.update({v: str(threads) for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")})
+        self.proc = subprocess.Popen([python, "-c", _PEER_SCRIPT, str(tmp / "triplets.npy"), str(n)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        self.meta = json.loads(self.proc.stdout.readline())
+
+    def run(self, X0: np.ndarray) -> dict:
+        path = self.tmp / "init.npy"
+        np.save(path, X0)
+        self.proc.stdin.write(f"{path}\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the cblearn process ended early (see its stderr above)")
+        return json.loads(line)
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
 
 
-def bench_tste(repeats: int, peer_repeats: int, peers_python: str, k: int = 8, b: float = 0.2) -> list[dict]:
+def bench_tste(repeats: int, peers_python: str, k: int = 8, b: float = 0.2, peer_threads: int = 1) -> list[dict]:
+    """Ours and cblearn's TSTE alternated call by call: the same triplets and, per call, the same start."""
     tste_embedding(np.array([[0, 1, 2], [1, 2, 0]]), 3, 2, max_iter=2)  # compile / load cache
+    have_peer = Path(peers_python).is_file()
     rows = []
     for a, target in TARGETS_TSTE.items():
         _, prob = _triplets(a, k=k, b=b)
         T = np.asarray(prob.triplets)
-        seeds = iter(range(10_000))
-        m = measure(lambda: tste_embedding(T, 160, 4, random_state=next(seeds)), repeats=repeats, warmup=1)
-        X, info = m["values"][-1]
-        peer = run_peer(peers_python, T, 160, peer_repeats)
+        n, d = 160, 4
+        # one standard-normal start per call, handed to both sides (``init``)
+        starts = [np.random.default_rng(r).standard_normal((n, d)) for r in range(repeats + 1)]
+        ours, theirs = [], []
+        with tempfile.TemporaryDirectory() as tmp:
+            peer = Peer(peers_python, T, n, Path(tmp), peer_threads) if have_peer else None
+            for r, X0 in enumerate(starts):
+                def run_ours():
+                    t0 = time.perf_counter()
+                    X, info = tste_embedding(T, n, d, init=X0)
+                    return {"seconds": time.perf_counter() - t0, "n_iter": info["n_iter"], "cost": info["cost"],
+                            "satisfied": satisfied_fraction(X, T)}
+                sides = [("ours", run_ours)] + ([("cblearn", lambda: peer.run(X0))] if peer else [])
+                for name, fn in sides if r % 2 == 0 else sides[::-1]:
+                    out = fn()
+                    if r > 0:  # call 0 of each side is the untimed warm-up
+                        (ours if name == "ours" else theirs).append(out)
+            meta = peer.meta if peer else None
+            if peer:
+                peer.close()
+        med = float(np.median([o["seconds"] for o in ours]))
+        pmed = float(np.median([o["seconds"] for o in theirs])) if theirs else None
         rows.append({
-            "a": a, "n_triplets": len(T), "median_s": m["median"], "min_s": m["min"], "max_s": m["max"],
-            "n_iter": info["n_iter"], "satisfied": satisfied_fraction(X, T), "cost": info["cost"],
-            "target_s": target, "pass": bool(m["median"] <= target),
-            "cblearn_median_s": None if peer is None else peer["median"],
-            "cblearn_n_iter": None if peer is None else peer["n_iter"],
-            "cblearn_satisfied": None if peer is None else peer["satisfied"],
-            "cblearn_cost": None if peer is None else peer["cost"],
-            "cblearn_version": None if peer is None else peer["version"],
-            "speedup": None if peer is None else peer["median"] / m["median"],
-            "runs_s": m["runs"], "cblearn_runs_s": None if peer is None else peer["runs"],
+            "a": a, "n_triplets": len(T), "median_s": med, "min_s": min(o["seconds"] for o in ours),
+            "max_s": max(o["seconds"] for o in ours),
+            "n_iter": [o["n_iter"] for o in ours], "satisfied": float(np.median([o["satisfied"] for o in ours])),
+            "cost": [o["cost"] for o in ours], "target_s": target, "pass": bool(med <= target),
+            "cblearn_median_s": pmed,
+            "cblearn_n_iter": [o["n_iter"] for o in theirs] if theirs else None,
+            "cblearn_satisfied": float(np.median([o["satisfied"] for o in theirs])) if theirs else None,
+            "cblearn_cost": [o["cost"] for o in theirs] if theirs else None,
+            "cblearn_version": None if meta is None else meta["version"],
+            "speedup": None if pmed is None else pmed / med,
+            "speedups": [t["seconds"] / o["seconds"] for o, t in zip(ours, theirs)] if theirs else None,
+            "runs_s": [o["seconds"] for o in ours], "cblearn_runs_s": [o["seconds"] for o in theirs] or None,
         })
     return rows
 
@@ -152,30 +198,38 @@ def bench_food(repeats: int) -> list[dict]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--peer-repeats", type=int, default=3)
+    ap.add_argument("--part", choices=["all", "tste"], default="all", help="'tste': row 1 only")
     ap.add_argument("--peers-python", default=DEFAULT_PEERS_PYTHON)
+    ap.add_argument("--peer-threads", type=int, default=1,
+                    help="BLAS/OpenMP threads of the cblearn process (default 1, as ours; 0 = its default)")
     ap.add_argument("--k", type=int, default=8, help="clusters of the t-STE instance (default 8)")
     ap.add_argument("--b", type=float, default=0.2, help="noise of the t-STE instance (default 0.2)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
 
-    t1 = bench_tste(args.repeats, args.peer_repeats, args.peers_python, args.k, args.b)
-    t2 = bench_baselines(args.repeats)
-    t3 = bench_food(args.repeats)
+    t1 = bench_tste(args.repeats, args.peers_python, args.k, args.b, args.peer_threads)
+    t2 = bench_baselines(args.repeats) if args.part == "all" else []
+    t3 = bench_food(args.repeats) if args.part == "all" else []
 
     print(f"## 1. t-STE, n=160, 4 dimensions, k={args.k}, b={args.b} (median of {args.repeats}; cblearn: "
-          f"{args.peer_repeats})\n")
+          f"alternated call by call, same start per call)\n")
     if t1[0]["cblearn_median_s"] is None:
         print(f"(cblearn not run: no interpreter at {args.peers_python})\n")
     print(markdown_table([{
-        "a": r["a"], "triplets": f"{r['n_triplets']:,}", "ours": fmt_seconds(r["median_s"]), "iters": r["n_iter"],
+        "a": r["a"], "triplets": f"{r['n_triplets']:,}", "ours": fmt_seconds(r["median_s"]),
+        "iters": " ".join(map(str, r["n_iter"])),
         "satisfied": f"{r['satisfied']:.4f}", "cblearn": fmt_seconds(r["cblearn_median_s"]),
-        "cblearn iters": r["cblearn_n_iter"],
+        "cblearn iters": "—" if r["cblearn_n_iter"] is None else " ".join(map(str, r["cblearn_n_iter"])),
         "cblearn satisfied": "—" if r["cblearn_satisfied"] is None else f"{r['cblearn_satisfied']:.4f}",
         "speed-up": "—" if r["speedup"] is None else f"{r['speedup']:.1f}x",
         "target": f"<= {fmt_seconds(r['target_s'])}", "result": verdict(r["median_s"], r["target_s"]),
     } for r in t1], ["a", "triplets", "ours", "iters", "satisfied", "cblearn", "cblearn iters", "cblearn satisfied",
                      "speed-up", "target", "result"]))
+    for r in t1:
+        if r["cblearn_cost"] is not None:
+            rel = max(abs(a - b) / abs(b) for a, b in zip(r["cost"], r["cblearn_cost"]))
+            print(f"a={r['a']}: per-call ratios {' '.join(f'{x:.1f}' for x in r['speedups'])}; "
+                  f"largest relative difference of the final costs {rel:.2e}")
     print("\n## 2. Baselines per exp1 case, n=160, k=8, b=0.2 (no target)\n")
     print(markdown_table([{
         "algorithm": r["algorithm"], "a": r["a"], "triplets": f"{r['n_triplets']:,}", "median": fmt_seconds(r["median_s"]),
@@ -193,7 +247,8 @@ def main(argv=None) -> int:
             "result": verdict(r["median_s"], r["target_s"]),
         }], ["triplets", "median", "min–max", "vertex cover", "local search", "cluster sizes", "target", "result"]))
     path = write_results("bench_tste", {"tste": t1, "baselines": t2, "food": t3},
-                         extra={"repeats": args.repeats, "peer_repeats": args.peer_repeats, "k": args.k, "b": args.b}, out_dir=args.out)
+                         extra={"repeats": args.repeats, "part": args.part, "k": args.k, "b": args.b,
+                                "peer_threads": args.peer_threads}, out_dir=args.out)
     print(f"\nwritten: {path}")
     failed = [r for r in t1 + t3 if not r["pass"]]
     return 1 if failed else 0
