@@ -95,10 +95,7 @@ def _committed_results(project: Path) -> Path | None:
 #: Experiments whose paper-scale rerun with enough trials is known to be pending, with the reason: their
 #: randomness problems are printed, not failed.  Every other experiment's fail the check, and so does every
 #: experiment's difference without a cause.  Remove an entry when its rerun is committed.
-RERUN_PENDING = {
-    "exp1_triplets": "the paper-scale rerun with 10 trials at a = 1, b = 0 (the code since fd4ae0e) could not "
-                     "finish on the shared machine; it resumes in a clean clone of 1fe8a05",
-}
+RERUN_PENDING: dict[str, str] = {}
 
 
 def _check(results: Path, names: list[str]) -> int:
