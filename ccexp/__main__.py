@@ -17,9 +17,10 @@ from pathlib import Path
 import hydra
 from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.hydra_config import HydraConfig
+from hydra.core.utils import configure_log
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import HydraException
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig, OmegaConf, open_dict
 
 from ._installed import paper_time
 from ._plugins import refuse_if_shadowed
@@ -221,25 +222,32 @@ def _overrides_of(argv: list[str]) -> list[str]:
 def main() -> None:
     """Console-script entry (``ccexp``).
 
-    Before Hydra runs, the overrides are composed once: a key the config
-    does not have, or a value Hydra cannot parse, then ends the command with
-    one line and exit status 2 (as argparse does) instead of Hydra's report;
-    and with a single algorithm in the experiment its config is chosen, so
-    ``algorithm.<param>=v`` sets that algorithm's parameter.
+    The overrides are composed once: a key the config does not have, or a
+    value Hydra cannot parse, then ends the command with one line and exit
+    status 2 (as argparse does) instead of Hydra's report; and with a single
+    algorithm in the experiment its config is chosen, so
+    ``algorithm.<param>=v`` sets that algorithm's parameter.  A plain run
+    (overrides only: no flag, no ``hydra.*`` key) then runs on that composed
+    config (:func:`_run_composed`, issue 30: compose once); with a flag
+    (``-m``, ``--cfg``, ``--help``, ...) or a ``hydra.*`` key, Hydra's own
+    main takes over.
     """
     refuse_if_shadowed("ccexp")
     # +experiment=NAME (the older spelling) is the plain choice experiment=NAME
     argv = normalize_overrides(sys.argv[1:])
     if not {"--help", "-h", "--hydra-help", "--version", "--shell-completion", "-sc"} & set(argv):
         overrides = _overrides_of(argv)
+        plain = overrides == argv
         try:
             # with -m / --multirun, each job's overrides (Hydra's own expansion of a,b and range(...))
             jobs = _multirun_jobs(overrides) if {"-m", "--multirun"} & set(argv) else [overrides]
             added = set()
             for job in jobs:
                 chosen = with_algorithm_choice(job)
-                compose_config(chosen)
-                added.add(tuple(chosen[len(job):]))
+                extra = chosen[len(job):]
+                # in the order Hydra's main composes them (the algorithm's choice first, see below)
+                cfg = compose_config([*extra, *job], hydra=plain)
+                added.add(tuple(extra))
         except HydraException as err:
             lines = [line.strip().rstrip(".") for line in str(err).splitlines() if line.strip()]
             print(f"ccexp: error: {'; '.join(lines)}", file=sys.stderr)
@@ -247,10 +255,30 @@ def main() -> None:
         except ConfigError as err:
             print(f"ccexp: error: {err}", file=sys.stderr)
             sys.exit(2)
+        if plain:
+            _run_composed(cfg, [*extra, *job])
+            return
         if len(added) == 1:  # jobs that all run one algorithm, the same: its config composes algorithm.<param>
             argv = list(added.pop()) + argv  # before Hydra's flags, whose argparse takes overrides first
     sys.argv[1:] = argv
     _hydra_main()
+
+
+def _run_composed(cfg: DictConfig, overrides: list[str]) -> None:
+    """:func:`run_cli` on ``cfg`` composed with its ``hydra`` node, as Hydra's main would run it.
+
+    What Hydra's ``run_job`` does for a plain run of this config (no
+    ``hydra.*`` key: ``hydra.run.dir`` is ``.``, no output subfolder, no
+    chdir): the job's logging (``hydra/job_logging: stdout``) and
+    :class:`HydraConfig` for ``${hydra:...}``; the task gets the config
+    without its ``hydra`` node.
+    """
+    HydraConfig.instance().set_config(cfg)
+    configure_log(cfg.hydra.job_logging, cfg.hydra.verbose)
+    task = cfg.copy()
+    with open_dict(task):
+        del task["hydra"]
+    run_cli(task, overrides)
 
 
 def _multirun_jobs(overrides: list[str]) -> list[list[str]]:

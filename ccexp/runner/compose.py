@@ -48,13 +48,13 @@ def normalize_overrides(overrides) -> list[str]:
     return [o[1:] if o.startswith("+experiment=") else o for o in overrides or ()]
 
 
-def compose_config(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
-    """The root config composed with ``overrides`` (as on the command line)."""
+def compose_config(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) -> DictConfig:
+    """The root config composed with ``overrides`` (as on the command line); ``hydra``: with Hydra's own ``hydra`` node."""
     overrides = normalize_overrides(overrides)
     if GlobalHydra.instance().is_initialized():
-        return compose("config", overrides=overrides)
+        return compose("config", overrides=overrides, return_hydra_config=hydra)
     with initialize_config_module("ccexp.conf", version_base="1.3"):
-        return compose("config", overrides=overrides)
+        return compose("config", overrides=overrides, return_hydra_config=hydra)
 
 
 @contextlib.contextmanager
@@ -110,12 +110,32 @@ def config_header(group: str, name: str, width: int | None = None) -> str:
 
 
 
-@functools.lru_cache(maxsize=None)
+#: (group, name) -> the config ``<group>=<name>`` as Hydra composed it (yaml text: every reader gets a fresh copy)
+_COMPOSED: dict[tuple[str, str], str] = {}
+
+
+def load_group_configs(group: str, names) -> None:
+    """Compose the configs of ``names`` of ``group`` not composed yet, all in one composition.
+
+    Each is added to the root's defaults under its own package
+    (``+algorithm@_group.ls_eq=ls_eq``, Hydra's syntax for a config group
+    at another package), so one composition gives every algorithm of an
+    experiment, or every swept dataset, as choosing it alone would.
+    """
+    missing = [n for n in dict.fromkeys(names) if (group, n) not in _COMPOSED]
+    for name in missing:
+        if name not in list_options(group):
+            raise ConfigError(f"unknown {group} {name!r}; valid {group}s are: {', '.join(list_options(group))}")
+    if not missing:
+        return
+    cfg = compose_config([f"+{group}@_group.{i}={name}" for i, name in enumerate(missing)])
+    for i, name in enumerate(missing):
+        _COMPOSED[group, name] = OmegaConf.to_yaml(cfg._group[str(i)], resolve=True)
+
+
 def _group_config_cached(group: str, name: str) -> str:
-    if name not in list_options(group):
-        raise ConfigError(f"unknown {group} {name!r}; valid {group}s are: {', '.join(list_options(group))}")
-    cfg = compose_config([f"{group}={name}"])
-    return OmegaConf.to_yaml(cfg[group], resolve=True)
+    load_group_configs(group, [name])
+    return _COMPOSED[group, name]
 
 
 def group_config(group: str, name: str) -> dict:

@@ -26,7 +26,6 @@ import importlib.util
 import inspect
 import math
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from hydra.core.override_parser.overrides_parser import OverridesParser
@@ -35,13 +34,13 @@ from omegaconf.errors import OmegaConfBaseException
 
 from ..capabilities import algorithm_reads, can_read, oracle_produces, pairing_error
 from ..registry import ALGORITHMS, DATASETS, ORACLES
-from .compose import (ConfigError, compose_config, config_header, config_text, group_config, group_target,
-                      list_options, normalize_overrides, omegaconf_message)
+from .compose import (ConfigError, compose_config, config_header, config_text, group_config, list_options,
+                      load_group_configs, normalize_overrides, omegaconf_message)
 from .execute import RECORD_OPTIONS
 from .grid import LARGE_GRID, Case, count_cases, expand, flatten
 from .guards import check_grid_size, check_name, check_read_keys, check_sweep
 from .layout import scale_label
-from .objects import split_target
+from .objects import run_targets
 from .seeding import stable_hash
 from .variants import not_overridden, variant_of, with_variant
 
@@ -75,18 +74,7 @@ def with_algorithm_choice(overrides) -> list[str]:
 
 def experiment_description(name: str, width: int = 100) -> str:
     """One line about an experiment: the header comment of ``conf/experiment/<name>.yaml``, cut at ``width``."""
-    text = resources.files("ccexp.conf").joinpath("experiment", f"{name}.yaml").read_text()
-    words = []
-    for line in text.splitlines():
-        if not line.startswith("#"):
-            break
-        if "@package" not in line:
-            words += line.lstrip("# ").split()
-    line = " ".join(words)
-    if len(line) <= width:
-        return line
-    cut = line[: width - 1]
-    return cut[: cut.rfind(" ")] + " …"
+    return config_header("experiment", name, width=width)
 
 
 def _registry(group: str):
@@ -385,6 +373,8 @@ def _algorithm_params(cfg: DictConfig, experiment: dict, ovs: list[UserOverride]
                 raise ConfigError(f"{o.text}: {experiment['name']} does not run {a} ({', '.join(names)}); "
                                   f"add it with experiment.algorithms=[...,{a}]")
     params = {}
+    # every algorithm's config in one composition (an unknown name is refused below, in the experiment's order)
+    load_group_configs("algorithm", [a for a in names if a in ALGORITHMS and a in list_options("algorithm")])
     for a in names:
         ALGORITHMS.get(a)  # unknown name -> "unknown algorithm ...; valid algorithms are: ..."
         if a not in list_options("algorithm"):
@@ -575,27 +565,6 @@ def _resolve_run(cfg: DictConfig, overrides) -> RunSpec:
     spec.expanded = cases
     spec.targets = run_targets(cfg, cases)
     return spec
-
-
-def run_targets(cfg: DictConfig, cases) -> dict[str, dict]:
-    """The ``_target_`` of every algorithm, dataset and oracle the cases use: ``{group: {name: target}}``.
-
-    The base dataset's and oracle's come from the composed config (a user's
-    ``dataset._target_=...`` included), a swept name's from its own config,
-    and each is checked against the registry (:func:`~ccexp.runner.objects.split_target`).
-    """
-    targets: dict[str, dict] = {"algorithm": {}, "dataset": {}, "oracle": {}}
-    for group in ("dataset", "oracle"):
-        target, conf = split_target(group, OmegaConf.to_container(cfg[group], resolve=True))
-        targets[group][conf["name"]] = target
-    used = [("algorithm", c.algorithm) for c in cases]
-    used += [(g, (c.instance.dataset if g == "dataset" else c.instance.oracle)["name"]) for c in cases
-             for g in ("dataset", "oracle")]
-    for group, name in dict.fromkeys(used):
-        if name not in targets[group]:
-            own = group_target(group, name) if name in list_options(group) else None
-            targets[group][name] = split_target(group, {"name": name, "_target_": own})[0]
-    return targets
 
 
 def check_pairing(experiment: str, cases) -> None:

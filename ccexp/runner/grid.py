@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from tqdm.auto import tqdm
 
-from .compose import group_config
+from .compose import group_config, list_options, load_group_configs
 from .seeding import seed_int, stable_hash
 
 
@@ -146,6 +146,8 @@ def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, 
     for key in (k for g in grids for k in g if k.count(".") > 1 and k.startswith("algorithm.")):
         if key.split(".")[1] not in algorithms:
             raise ValueError(f"sweep key {key!r} names no algorithm of the experiment ({', '.join(algorithms)})")
+    for group in ("dataset", "oracle"):  # the swept names' configs, in one composition per group
+        load_group_configs(group, [n for g in grids for n in g.get(f"{group}.name", []) if n in list_options(group)])
     if algorithms_params is None:
         algorithms_params = {a: {**{k: v for k, v in group_config("algorithm", a).items() if k != "name"},
                                  **(algo_overrides.get(a) or {})} for a in algorithms}

@@ -24,8 +24,10 @@ from typing import Callable
 from hydra.errors import InstantiationException
 from hydra.utils import get_object, instantiate
 
+from omegaconf import DictConfig, OmegaConf
+
 from ..registry import ALGORITHMS, DATASETS, ORACLES
-from .compose import ConfigError
+from .compose import ConfigError, group_target, list_options
 
 #: the config groups whose yaml names an object, and the registry of their names
 GROUPS = {"algorithm": ALGORITHMS, "dataset": DATASETS, "oracle": ORACLES}
@@ -98,3 +100,25 @@ def build(target: str | Callable, params: dict, *args, **runtime):
     except InstantiationException as err:
         raise ValueError(str(err).splitlines()[0]) from None
     return factory(*args, **runtime)
+
+
+def run_targets(cfg: DictConfig, cases) -> dict[str, dict]:
+    """The ``_target_`` of every algorithm, dataset and oracle the cases use: ``{group: {name: target}}``.
+
+    The base dataset's and oracle's come from the composed config (a user's
+    ``dataset._target_=...`` included), a swept name's from its own config,
+    and each is checked against the registry (:func:`~ccexp.runner.objects.split_target`).
+    """
+    targets: dict[str, dict] = {"algorithm": {}, "dataset": {}, "oracle": {}}
+    for group in ("dataset", "oracle"):
+        target, conf = split_target(group, OmegaConf.to_container(cfg[group], resolve=True))
+        targets[group][conf["name"]] = target
+    used: dict[tuple[str, str], None] = {}  # in the cases' order
+    for c in cases:
+        used.update({("algorithm", c.algorithm): None, ("dataset", c.instance.dataset["name"]): None,
+                     ("oracle", c.instance.oracle["name"]): None})
+    for group, name in used:
+        if name not in targets[group]:
+            own = group_target(group, name) if name in list_options(group) else None
+            targets[group][name] = split_target(group, {"name": name, "_target_": own})[0]
+    return targets
