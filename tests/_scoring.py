@@ -16,7 +16,7 @@ def score_violating(S, labels, code, beta, seed):
     info = np.zeros((n, n))
     tu = np.empty(n * n, dtype=np.int64)
     tv = np.empty(n * n, dtype=np.int64)
-    t, n_pruned = K.score_bad_triangles(S, eu, ev, m, code, beta, seed, info, tu, tv)
+    t, n_pruned = K.score_bad_triangles(S, eu, ev, m, code, beta, seed, K.Credits(info, tu, tv))
     return info, tu[:t].copy(), tv[:t].copy(), n_pruned
 
 

@@ -400,7 +400,7 @@ def _triangles_plain(sel, S, labels, counts, n_want, rng):
     info = np.zeros((sel.n, sel.n))
     code = K.MAXEXP_UNPRUNED if code == K.MAXEXP else code
     t, _ = K.score_bad_triangles(S, sel.viol_u, sel.viol_v, size, code, sel.beta, sel._seed(rng),
-                                 info, sel.touched_u, sel.touched_v)
+                                 K.Credits(info, sel.touched_u, sel.touched_v))
     tu, tv = sel.touched_u[:t].copy(), sel.touched_v[:t].copy()
     scores = info[tu, tv]
     ok = counts[tu, tv] < sel.cap
@@ -525,7 +525,7 @@ def test_scoring_equals_the_plain_python_loop(n, seed, kind, strategy, beta):
     info = np.zeros((n, n))
     tu = np.empty(n * n, dtype=np.int64)
     tv = np.empty(n * n, dtype=np.int64)
-    t, _ = K.score_bad_triangles(S, eu, ev, m, strategy, beta, seed % 1000, info, tu, tv)
+    t, _ = K.score_bad_triangles(S, eu, ev, m, strategy, beta, seed % 1000, K.Credits(info, tu, tv))
     draw = _next_draw()
     info0, tu0, tv0, draw0 = score_reference(S, eu[:m], ev[:m], strategy, beta, seed % 1000)
     np.testing.assert_array_equal(info, info0)

@@ -146,8 +146,7 @@ def bench_pruning(n: int, fraction: float, repeats: int) -> dict:
     def score(prune):
         t0 = time.perf_counter()
         code = K.MAXEXP if prune else K.MAXEXP_UNPRUNED
-        t, pruned = K.score_bad_triangles(S, sel.viol_u, sel.viol_v, size, code, 1.0, 3, sel.info,
-                                          sel.touched_u, sel.touched_v)
+        t, pruned = K.score_bad_triangles(S, sel.viol_u, sel.viol_v, size, code, 1.0, 3, sel.credits)
         seconds = time.perf_counter() - t0
         sel.info[sel.touched_u[:t], sel.touched_v[:t]] = 0.0
         return seconds, pruned
@@ -178,8 +177,7 @@ def bench_top_b(n: int, fraction: float, repeats: int) -> list[dict]:
         sel = BatchSelector(n, strategy, 1.0, 0.0, 5, None, "uniform")
         m = K.violating_edges(S, labels, sel.viol_u, sel.viol_v)
         size = K.sample_prefix(sel.viol_u, sel.viol_v, m, n, 5)
-        t, _ = K.score_bad_triangles(S, sel.viol_u, sel.viol_v, size, code, 1.0, 3, sel.info,
-                                     sel.touched_u, sel.touched_v)
+        t, _ = K.score_bad_triangles(S, sel.viol_u, sel.viol_v, size, code, 1.0, 3, sel.credits)
         scores = sel.info[sel.touched_u[:t], sel.touched_v[:t]]
         m = scores.shape[0]
         thr = K.kth_largest(scores, B)

@@ -19,6 +19,8 @@ from ._local_search_kernels import (
 )
 from ._maxcor_sums import build_sums, local_search_run, local_search_sums, maxcor_pass, maxcor_state, seed_visits
 from ._selection_kernels import (
+    Credits,
+    zero_credits,
     MAXEXP,
     MAXEXP_UNPRUNED,
     MAXMIN,
@@ -43,6 +45,8 @@ from ._batch_kernels import (
 )
 
 __all__ = [
+    "Credits",
+    "zero_credits",
     "abs_max",
     "MAXEXP",
     "MAXEXP_UNPRUNED",

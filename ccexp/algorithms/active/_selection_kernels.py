@@ -10,8 +10,24 @@ function of its inputs.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
+
+#: The credits of a selection step (a tuple of arrays, numba-typed as a named tuple): ``info``, an
+#: (N, N) float64 matrix, zero but at the edges credited so far (written at ``[a, b]``, a < b), and
+#: the credited edges in the order first credited, ``touched_u``, ``touched_v`` (room for every edge).
+#: :func:`score_bad_triangles` credits, :func:`take_scores` reads them and sets ``info`` back to zero.
+Credits = namedtuple("Credits", "info touched_u touched_v")
+
+
+def zero_credits(n):
+    """Zero :data:`Credits` for ``n`` items."""
+    n_edges = n * (n - 1) // 2
+    return Credits(np.zeros((n, n), dtype=np.float64), np.empty(n_edges, dtype=np.int64),
+                   np.empty(n_edges, dtype=np.int64))
+
 
 MAXMIN = 0
 MAXEXP = 1
@@ -166,7 +182,7 @@ _PRUNE_SLACK = 1e-12
 
 
 @njit(cache=True)
-def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_u, touched_v):
+def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, credits):
     """Lines 4-18 of Algorithm 3 for the first ``n_edges`` sampled edges.
 
     For every sampled edge (u, v) and every other item w, a bad triangle
@@ -174,9 +190,9 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
     |S| (a random one among ties, lines 8-9) with |S(e)| (maxmin, Eq. 10)
     or with the max over its triangles of E[Delta_t] (maxexp, Eqs. 12-13).
 
-    ``info`` is an (N, N) zero matrix written at ``[a, b]`` with ``a < b``;
-    the entries written are listed in ``touched_u/v`` (the caller resets
-    them).  Returns ``(n_touched, n_pruned)``: the number of touched entries
+    The credits go into ``credits`` (:data:`Credits`: ``info`` written at
+    ``[a, b]`` with ``a < b``, the entries written listed in ``touched_u/v``;
+    :func:`take_scores` reads and resets them).  Returns ``(n_touched, n_pruned)``: the number of touched entries
     and of maxexp triangles whose E[Delta_t] was never computed.  O(rows used x N + n_edges N / 64
     + bad triangles): the w of a sampled edge's bad triangles come from its two rows of
     sign bits (:func:`sign_bits`, packed on first use), 64 at a time, in ascending order as a plain loop over w visits them, so the
@@ -198,6 +214,7 @@ def score_bad_triangles(S, eu, ev, n_edges, strategy, beta, seed, info, touched_
     (``tests/test_active_speed.py``).
     """
     np.random.seed(seed)
+    info, touched_u, touched_v = credits
     n_touched = 0
     n_pruned = 0
     # the sign bits of a row are packed the first time a sampled edge needs it: one read of
@@ -280,12 +297,14 @@ def _five_costs(magnitude, positive):
 
 
 @njit(cache=True)
-def take_scores(info, counts, cap, touched_u, touched_v, n_touched, out_u, out_v, out_scores):
+def take_scores(credits, n_touched, counts, cap, out_u, out_v, out_scores):
     """The touched edges' scores in touched order, only those asked fewer than ``cap`` times.
 
-    One loop instead of numpy's gathers and copies; resets the touched cells of ``info``
-    (written at ``[a, b]``, a < b).  Returns the number kept.
+    One loop instead of numpy's gathers and copies over the first ``n_touched``
+    edges of ``credits`` (:data:`Credits`); resets their cells of ``info``.
+    Returns the number kept.
     """
+    info, touched_u, touched_v = credits
     k = 0
     for i in range(n_touched):
         a = touched_u[i]

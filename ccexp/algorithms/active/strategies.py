@@ -98,9 +98,10 @@ class BatchSelector:
         n_edges = n * (n - 1) // 2
         self.viol_u = np.empty(n_edges, dtype=np.int64)
         self.viol_v = np.empty(n_edges, dtype=np.int64)
-        self.info = np.zeros((n, n), dtype=np.float64)
-        self.touched_u = np.empty(n_edges, dtype=np.int64)
-        self.touched_v = np.empty(n_edges, dtype=np.int64)
+        #: the credits of maxmin / maxexp (info, touched_u, touched_v); uncertainty uses the touched
+        #: lists as scratch for its candidate edges
+        self.credits = K.zero_credits(n)
+        self.info, self.touched_u, self.touched_v = self.credits
         self.mark = np.zeros((n, n), dtype=np.uint8)
         self._vals = None
         self._scores = None
@@ -175,15 +176,12 @@ class BatchSelector:
         size = self.n if self.xi is None else int(np.floor(self.xi * m))
         size = K.sample_prefix(self.viol_u, self.viol_v, m, size, self._seed(rng))
         code = K.MAXMIN if self.strategy == "maxmin" else K.MAXEXP
-        t, _ = K.score_bad_triangles(
-            S, self.viol_u, self.viol_v, size, code, self.beta, self._seed(rng),
-            self.info, self.touched_u, self.touched_v,
-        )
+        t, _ = K.score_bad_triangles(S, self.viol_u, self.viol_v, size, code, self.beta, self._seed(rng),
+                                     self.credits)
         if self._scores is None:
             self._scores = np.empty(self.viol_u.shape[0], dtype=np.float64)
         # the scores in touched order, capped edges left out; info back to zero
-        k = K.take_scores(self.info, counts, self.cap, self.touched_u, self.touched_v, t,
-                          self.viol_u, self.viol_v, self._scores)
+        k = K.take_scores(self.credits, t, counts, self.cap, self.viol_u, self.viol_v, self._scores)
         tu, tv, scores = self.viol_u[:k], self.viol_v[:k], self._scores[:k]
         pick = top_b_with_ties(scores, n_want, rng)
         bu = np.empty(n_want, dtype=np.int64)
