@@ -18,7 +18,8 @@ solvers on such instances, and pairwise or aggregated answers turn into a
 signed graph the same way. The families that keep a local search of their
 own do so because their data are not a sparse signed graph: active
 learning works on a dense, changing similarity matrix (Aronsson and
-Chehreghani 2024, ``algorithms/active/_local_search_kernels.py``), aggregation on
+Chehreghani 2024, ``algorithms/active/_local_search_kernels.py`` and
+``_maxcor_sums.py``), aggregation on
 distances implicit in the input clusterings (Gionis, Mannila and Tsaparas
 2007, ``algorithms/aggregation/_kernels.py``), and the triplet local search
 scores triplets, not edges (Ukkonen 2017, Algorithm 2).
