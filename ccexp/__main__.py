@@ -30,7 +30,8 @@ from .report.reference_check import ReferenceFileError
 from .runner.compose import ConfigError, compose_config, normalize_overrides
 from .runner.config import experiment_description, resolve_run, with_algorithm_choice
 from .runner.layout import experiment_dir, split_label
-from .runner.preflight import check_dask_address, check_instances, check_results_folder, describe_os_error
+from .runner.preflight import (check_algorithm_values, check_dask_address, check_instances, check_results_folder,
+                               describe_os_error)
 from .runner.sweep import run_sweep
 from .runner.tracking import check_tracking, log_sweep, sweep_params, tracking_uri
 
@@ -97,7 +98,9 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     check_tracking(uri)  # a server that does not answer, a locked store: stops the run now, not after the sweep
     if cfg.runner.get("backend") == "dask":
         check_dask_address(cfg.runner.get("address"))
-    check_instances(spec.expanded if spec.expanded is not None else spec.cases(), targets=spec.targets)
+    cases = spec.expanded if spec.expanded is not None else spec.cases()
+    check_algorithm_values(cases, targets=spec.targets)  # a swept value the estimator refuses: one line, now
+    check_instances(cases, targets=spec.targets)
     result = run_sweep(
         experiment,
         dataset,

@@ -377,3 +377,25 @@ def test_the_paths_printed_exist_from_where_the_user_stands(tmp_path, monkeypatc
     printed = Path(line.rsplit(" -> ", 1)[1])
     monkeypatch.chdir(tmp_path)  # back where the user stands
     assert printed.is_absolute() and printed.is_file()
+
+
+def test_a_swept_value_the_estimator_refuses_stops_the_run_before_its_first_case(tmp_path, capsys, monkeypatch):
+    """Hydra reads `.inf` as the string '.inf' (its grammar writes `inf`). A sweep over it started, every case
+    holding it failed, and the store died on the mixed column 38 s later (exit 1). Now the value is checked as
+    the estimator's fit checks it, in one line, and no case runs."""
+    line = _run_cli(["+experiment=acc_parameters", "experiment.scale=ci",
+                     "experiment.sweep=[{oracle:{gamma:[0.4]},algorithm:{tau:[5,.inf]}}]",
+                     "experiment.algorithms=[acc_maxexp]", "tracking=off", "report=false", "runner.n_jobs=1",
+                     "runner.progress=false", f"paths.results={tmp_path}"], capsys, monkeypatch)
+    assert line.startswith("ccexp: error: acc_parameters: algorithm 'acc_maxexp': The 'tau' parameter of ")
+    assert "Got '.inf' instead." in line
+    assert not list(tmp_path.rglob("*.parquet"))
+    # the value Hydra's grammar does read as infinity runs
+    from ccexp.runner.preflight import check_algorithm_values
+
+    ov = ["experiment=acc_parameters", "experiment.scale=ci",
+          "experiment.sweep=[{oracle:{gamma:[0.4]},algorithm:{tau:[5,inf]}}]", "experiment.algorithms=[acc_maxexp]"]
+    spec = resolve_run(compose_config(ov), ov)
+    cases = spec.cases()
+    assert {c.params.get("tau") for c in cases} == {5, float("inf")}
+    check_algorithm_values(cases, targets=spec.targets)

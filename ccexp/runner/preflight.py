@@ -10,6 +10,10 @@ exit status 2) before anything runs:
   its oracles need (:func:`ccexp.capabilities.dataset_fit_error`), and no
   case's supervision would outgrow the machine's memory (an oracle's
   declared ``memory_bytes``);
+- :func:`check_algorithm_values`: every algorithm of the grid, with each
+  parameter value it is swept over, passes its class's
+  ``_parameter_constraints`` (a swept ``tau: .inf``, Hydra's text for the
+  string '.inf', started the sweep and died in the store 38 s later);
 - :func:`check_dask_address`: ``runner.address`` answers (a dead address
   cost 35 s and a raw ``OSError``).
 
@@ -25,10 +29,12 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..algorithms.base import validate_params
 from ..capabilities import dataset_fit_error
 from ..registry import ORACLES
 from .compose import ConfigError
-from .execute import build_dataset
+from .execute import _target, build_dataset
+from .objects import build
 from .guards import available_memory, fmt_bytes
 from .seeding import canonical_json
 
@@ -124,3 +130,25 @@ def check_dask_address(address: str | None, timeout: float = 5.0) -> None:
     raise ConfigError(f"runner.address={address}: no Dask scheduler answers there ({reason}); start one "
                       f"(dask scheduler --port {parts.port}), fix the address, or drop runner.address to start a "
                       f"local cluster")
+
+
+def check_algorithm_values(cases, targets: dict | None = None) -> None:
+    """Refuse, in one line, an algorithm parameter value that the estimator's own ``fit`` would refuse.
+
+    Each distinct (algorithm, parameters) of ``cases`` is built as a worker
+    builds it and checked as its ``fit`` checks it first
+    (:func:`ccexp.algorithms.base.validate_params`: scikit-learn's
+    ``_parameter_constraints``), so a bad value in a sweep stops the run
+    before its first case instead of failing every case that holds it.
+    """
+    seen = set()
+    for case in cases:
+        key = (case.algorithm, canonical_json(case.params))
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            validate_params(build(_target(targets, "algorithm", case.algorithm), case.params, random_state=0))
+        except (ValueError, TypeError) as err:
+            why = str(err).splitlines()[0] if str(err) else type(err).__name__
+            raise ConfigError(f"{case.experiment}: algorithm {case.algorithm!r}: {why}") from None
