@@ -20,8 +20,8 @@ from ...objectives.clusterings import EncodedClusterings
 INITS = ("singletons", "random", "one")
 
 
-def local_search_labels(enc: EncodedClusterings, labels: np.ndarray, max_passes: int = 1000, join_ties: bool = False,
-                        self_pair: bool = False):
+def local_search_labels(enc: EncodedClusterings, labels: np.ndarray, *, max_passes: int, join_ties: bool,
+                        self_pair: bool):
     """Single-item moves until none lowers d(C); returns (labels, n_passes, converged).
 
     Every cluster keeps a histogram of its members' labels per input
@@ -137,8 +137,9 @@ class LocalSearch(AggregationEstimator):
         t0 = time.perf_counter()
         init = self._initial(enc)
         t1 = time.perf_counter()
-        labels, self.n_passes_, converged = local_search_labels(enc, init, self.max_passes, bool(self.join_ties),
-                                                                bool(self.self_pair))
+        labels, self.n_passes_, converged = local_search_labels(enc, init, max_passes=self.max_passes,
+                                                                join_ties=bool(self.join_ties),
+                                                                self_pair=bool(self.self_pair))
         self.timings_ = {"init": t1 - t0, "local_search": time.perf_counter() - t1}
         if not converged:
             self.status_ = "max_passes"

@@ -29,8 +29,7 @@ TIE_BREAKS = {"stay": K.TIE_STAY, "first": K.TIE_FIRST, "last": K.TIE_LAST, "ran
 
 
 def triplet_local_search(
-    triplets: np.ndarray, n_items: int, labels: np.ndarray, max_passes: int = 1000, tie_break: str = "first",
-    random_state=None,
+    triplets: np.ndarray, n_items: int, labels: np.ndarray, *, max_passes: int, tie_break: str, random_state=None,
 ):
     """Run Algorithm 2 from ``labels`` until no item moves.
 
@@ -42,7 +41,7 @@ def triplet_local_search(
     labels : int64 array (n_items,)
         Initial clustering (any integer ids in ``[0, n_items)``); not modified.
     max_passes : int
-        Safety cap; with ``tie_break="stay"`` Algorithm 2 terminates on its
+        Safety cap (no default here: the estimator's signature holds it); with ``tie_break="stay"`` Algorithm 2 terminates on its
         own because every move strictly lowers s(f, T).
     tie_break : {"first", "stay", "last", "random"}
         See :class:`TripletLocalSearch`.
@@ -200,7 +199,7 @@ class TripletLocalSearch(TripletEstimator):
         else:
             init = np.zeros(n_items, dtype=np.int64)
         self.labels_, self.n_passes_, self.converged_ = triplet_local_search(
-            T_used, n_items, init, max_passes, self.tie_break, random_state=ls_seed
+            T_used, n_items, init, max_passes=max_passes, tie_break=self.tie_break, random_state=ls_seed
         )
         if perm is not None:
             self.labels_ = self.labels_[perm].copy()  # item i's label is that of perm[i]
