@@ -32,7 +32,8 @@ from .runner.config import experiment_description, resolve_run, with_algorithm_c
 from .runner.layout import experiment_dir, split_label
 from .runner.preflight import (check_algorithm_values, check_dask_address, check_instances, check_results_folder,
                                describe_os_error)
-from .runner.sweep import run_sweep
+from .runner.spec import SweepSpec
+from .runner.sweep import RunnerOptions, run_sweep
 from .runner.tracking import check_tracking, log_sweep, sweep_params, tracking_uri
 
 log = logging.getLogger("ccexp")
@@ -83,7 +84,7 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     if spec.custom:
         log.info("%s: the overrides change the %s grid; results go to %s/, not to %s/",
                  experiment["name"], spec.scale, spec.label, spec.scale)
-    runner = OmegaConf.to_container(cfg.runner, resolve=True)  # conf/runner/*.yaml keys are run_sweep's arguments
+    runner = OmegaConf.to_container(cfg.runner, resolve=True)  # conf/runner/*.yaml keys are RunnerOptions'
     if experiment.get("one_case_at_a_time") and runner.get("n_jobs") != 1:
         # a timing experiment measures what the paper measured: one case at a time, never two beside each other
         log.info("%s measures run times: one case at a time (runner.n_jobs=1, not %s)",
@@ -101,17 +102,9 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     cases = spec.expanded if spec.expanded is not None else spec.cases()
     check_algorithm_values(cases, targets=spec.targets)  # a swept value the estimator refuses: one line, now
     check_instances(cases, targets=spec.targets)
-    result = run_sweep(
-        experiment,
-        dataset,
-        oracle,
-        results,
-        algorithms=spec.algorithms,
-        scale_label=spec.label,
-        config=recorded_config(cfg, spec.algorithms, spec.targets),  # recorded in run.json
-        targets=spec.targets,
-        **runner,
-    )
+    # what runs and what run.json records: the grid as resolve_run expanded it (issue 30, item 2)
+    sweep = SweepSpec.of(experiment, cases, label=spec.label, targets=spec.targets)
+    result = run_sweep(sweep, results, RunnerOptions(**runner))
     log.info(
         "%s (%s): %d cases (%d run now) in %.1f s -> %s",
         experiment["name"], experiment.get("scale"), result.n_cases, result.n_run, result.seconds,
@@ -138,25 +131,6 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
                 f"python -m ccexp.track {experiment['name']} --scale {spec.label} --results {results} --uri {uri}"
             ) from exc
     return {"n_cases": result.n_cases, "n_run": result.n_run, "directory": str(result.directory), "errors": errors}
-
-
-def recorded_config(cfg: DictConfig, algorithms: dict[str, dict], targets: dict | None = None) -> dict:
-    """The composed config as ``run.json`` records it: what ran (issue 30, item 2).
-
-    The ``algorithm`` group's entry is the group's default (Ls-AD-VC) or the
-    one algorithm a user's ``algorithm.*`` override chose; it was recorded beside
-    the algorithms the run actually ran (agg_categorical's run.json named
-    ``ls_ad_vc``).  It is replaced by ``algorithms``: every algorithm of the run
-    with the parameters it ran with (the registry's yaml, the experiment's
-    ``algorithm_params`` and the user's overrides, as the cases get them),
-    after the ``_target_`` that built it (the class, issue 30 item 1).
-    """
-    config = OmegaConf.to_container(cfg, resolve=True)
-    config.pop("algorithm", None)
-    built = (targets or {}).get("algorithm") or {}
-    config["algorithms"] = {name: {**({"_target_": built[name]} if isinstance(built.get(name), str) else {}), **params}
-                            for name, params in algorithms.items()}
-    return config
 
 
 class TrackingFailed(RuntimeError):

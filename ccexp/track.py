@@ -18,9 +18,9 @@ import logging
 import sys
 from pathlib import Path
 
-from .runner.config import experiment_cases
 from .runner.layout import experiment_dir, latest_label, split_label
 from .runner.provenance import read_run_info
+from .runner.spec import read_spec
 from .runner.store import ResultStore
 from .runner.tracking import check_tracking, log_sweep, sweep_params, tracking_uri
 
@@ -45,16 +45,17 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     records = store.load()
-    scale, variant, custom = split_label(label)
-    if custom is None:  # the scale's grid, as the sweep logs it (a custom folder holds its grid only)
-        _, cases = experiment_cases(args.name, scale, overrides=[f"experiment.variant={variant}"] if variant else ())
-        records = records[records["case_id"].isin({c.case_id for c in cases})].reset_index(drop=True)
+    scale, _, custom = split_label(label)
     info = read_run_info(out / "run.json") or {}
-    configured = ((info.get("config") or {}).get("experiment") or {})
+    spec = read_spec(info)  # the grid that ran (issue 30, item 2); None for a run.json from before it
+    if custom is None and spec is not None:  # the grid's records, as the sweep logs them
+        records = records[records["case_id"].isin(set(spec.case_ids))].reset_index(drop=True)
+    configured = ((info.get("config") or {}).get("experiment") or {})  # a run.json of schema 1
     experiment = {"name": args.name, "paper": info.get("paper") or configured.get("paper"),
                   "scale": info.get("scale") or scale,
-                  "algorithms": list(configured.get("algorithms") or sorted(records["algorithm"].unique())),
-                  "trials": configured.get("trials")}
+                  "algorithms": list((spec.algorithms if spec is not None else configured.get("algorithms"))
+                                     or sorted(records["algorithm"].unique())),
+                  "trials": spec.trials if spec is not None else configured.get("trials")}
     versions = sorted(records["code_version"].dropna().astype(str).unique()) if "code_version" in records else []
     code_version = versions[0] if len(versions) == 1 else info.get("code_version")
     uri = tracking_uri("server" if args.uri else "local", args.uri, results)

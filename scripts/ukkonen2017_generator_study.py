@@ -24,7 +24,7 @@ import pandas as pd
 from ccexp.report.common import load_reference
 from ccexp.runner.config import compose_config
 from ccexp.runner.config import apply_scale
-from ccexp.runner.sweep import run_sweep
+from ccexp.runner.sweep import RunnerOptions, run_sweep, sweep_spec
 from omegaconf import OmegaConf
 
 # (ambiguous-outlier rule, triplet order, labels in random order?, Algorithm 2's tie-break)
@@ -79,14 +79,7 @@ def main() -> None:
         experiment = apply_scale(cfg.experiment, ov)
         experiment["algorithms"] = ["ls_ad", "ls_eq_vc", "ls_ad_vc"]
         experiment["algorithm_params"] = {a: {"tie_break": tie_break} for a in experiment["algorithms"]}
-        res = run_sweep(
-            experiment,
-            OmegaConf.to_container(cfg.dataset, resolve=True),
-            OmegaConf.to_container(cfg.oracle, resolve=True),
-            Path(args.out) / f"{ambiguous}-{order}-{'shuffled' if shuffle else 'blocks'}-{tie_break}",
-            n_jobs=args.n_jobs,
-            progress=True,
-        )
+        res = run_sweep(sweep_spec(experiment, OmegaConf.to_container(cfg.dataset, resolve=True), OmegaConf.to_container(cfg.oracle, resolve=True)), Path(args.out) / f"{ambiguous}-{order}-{'shuffled' if shuffle else 'blocks'}-{tie_break}", RunnerOptions(n_jobs=args.n_jobs, progress=True))
         labels = "random" if shuffle else "blocks"
         rows[f"ambiguous={ambiguous}, order={order}, labels={labels}, tie_break={tie_break}"] = summarise(
             res.records, ref

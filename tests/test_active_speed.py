@@ -169,9 +169,9 @@ def test_run_json_records_the_wall_time(tmp_path):
     sys.path.insert(0, str(Path(__file__).parent))
     from _sweeps import DATASET, ORACLE, SMALL
 
-    from ccexp.runner.sweep import run_sweep
+    from ccexp.runner.sweep import RunnerOptions, run_sweep, sweep_spec
 
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=1)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, max_tasks=1))
     run = json.loads((res.directory / "run.json").read_text())
     assert run["wall_seconds"] == round(res.seconds, 3) and run["wall_seconds"] > 0
     assert run["n_pending"] == res.n_run > 0 and run["n_cases"] == res.n_cases

@@ -279,7 +279,6 @@ def test_the_cli_runs_the_grids_as_placed(monkeypatch, tmp_path):
     experiment's algorithms") although ``RunSpec.cases()`` had placed them.
     """
     import ccexp.__main__ as cli
-    from ccexp.runner.grid import expand
 
     ov = ["experiment=cross_supervision", "experiment.scale=ci", "experiment.algorithms=[kmeans]", "tracking=off",
           f"paths.results={tmp_path}"]
@@ -291,8 +290,8 @@ def test_the_cli_runs_the_grids_as_placed(monkeypatch, tmp_path):
     else:
         monkeypatch.delenv("CCEXP_DATA_DIR", raising=False)
 
-    def fake_run_sweep(experiment, dataset, oracle, results, algorithms=None, **kwargs):
-        seen["cases"] = expand(experiment, dataset, oracle, algorithms=algorithms)
+    def fake_run_sweep(spec, results, options=None, code=None):
+        seen["cases"] = spec.cases
         return {"n_cases": len(seen["cases"]), "n_run": 0, "seconds": 0.0, "out_dir": str(results)}
 
     monkeypatch.setattr(cli, "run_sweep", fake_run_sweep)

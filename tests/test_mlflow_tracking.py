@@ -159,10 +159,10 @@ def test_logged_runs_agree_with_the_stored_records(tmp_path):
     """Default tier: a small sweep, logged as ``python -m ccexp`` logs it (same call, same parameters)."""
     from mlflow.tracking import MlflowClient
 
-    from ccexp.runner.sweep import run_sweep
+    from ccexp.runner.sweep import RunnerOptions, run_sweep, sweep_spec
     from ccexp.runner.tracking import log_sweep
 
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, scale_label="test", n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE, label="test"), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     uri = f"sqlite:///{(tmp_path / 'mlflow.db').as_posix()}"
     params = {"experiment": SMALL["name"], "paper": SMALL["paper"], "scale": SMALL["scale"], "results_label": "test",
               "n_cases": res.n_cases, "algorithms": ",".join(SMALL["algorithms"]), "trials": SMALL["trials"],

@@ -23,7 +23,7 @@ from ccexp.runner import sweep
 from ccexp.runner.execute import run_instance
 from ccexp.runner.grid import expand
 from ccexp.runner.store import ResultStore
-from ccexp.runner.sweep import SweepInterrupted, run_sweep
+from ccexp.runner.sweep import RunnerOptions, SweepInterrupted, run_sweep, sweep_spec
 
 from _sweeps import DATASET, ORACLE, SMALL
 # not results: timings, and the git commit (another commit may land in the tree between two runs)
@@ -77,13 +77,13 @@ def test_a_killed_worker_costs_a_retry_not_a_record(tmp_path, monkeypatch, caplo
     monkeypatch.setattr(sweep, "run_instance", functools.partial(_killing_run_instance, str(marker), _target_instance()))
     appended = _count_appends(monkeypatch)
     with caplog.at_level(logging.WARNING, logger="ccexp"):
-        res = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "killed", n_jobs=2, progress=False)
+        res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path / "killed", RunnerOptions(n_jobs=2, progress=False))
     assert marker.exists()  # a worker did die
     assert "a worker died (TerminatedWorkerError)" in caplog.text and "retry 1 of 2" in caplog.text
     assert sorted(appended) == _all_case_ids() and set(appended.values()) == {1}  # each record written once
     assert sorted(res.records["case_id"]) == _all_case_ids()
     monkeypatch.undo()
-    clean = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "clean", n_jobs=1, progress=False)
+    clean = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path / "clean", RunnerOptions(n_jobs=1, progress=False))
     pd.testing.assert_frame_equal(_comparable(res.records), _comparable(clean.records))
 
 
@@ -92,13 +92,13 @@ def test_a_worker_that_keeps_dying_stops_the_sweep_and_a_rerun_resumes(tmp_path,
     target = _target_instance()
     monkeypatch.setattr(sweep, "run_instance", functools.partial(_killing_run_instance, None, target))
     with pytest.raises(SweepInterrupted, match="kept dying in 1 retries.*Rerun the same command to resume"):
-        run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=2, progress=False, max_retries=1)
+        run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=2, progress=False, max_retries=1))
     stored = ResultStore(tmp_path / "small" / "test").load()
     assert 0 < len(stored) < len(_all_case_ids())  # what finished is kept
     assert target not in set(stored["instance_id"])
     monkeypatch.undo()
     appended = _count_appends(monkeypatch)
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     assert res.n_run == len(appended) == len(_all_case_ids()) - len(stored)  # only the missing cases ran
     assert sorted(res.records["case_id"]) == _all_case_ids()
 
@@ -118,7 +118,7 @@ def test_a_raising_case_is_recorded_with_its_innermost_frames_and_the_sweep_goes
             _deep(8)  # deeper than the kept frames: the summary must end where it raised
 
     monkeypatch.setitem(ALGORITHMS._items, "ls_eq", Deep)
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     df = res.records.set_index("algorithm")
     assert sorted(res.records["case_id"]) == _all_case_ids()
     assert (df.loc["ls_ad_vc", "status"] == "ok").all()  # the other algorithm of every instance ran
@@ -129,7 +129,7 @@ def test_a_raising_case_is_recorded_with_its_innermost_frames_and_the_sweep_goes
         assert "raise FloatingPointError" in error and 'in _deep' in error
         assert len(error) < 2000  # a summary, not the whole stack
     # the errors are records like the others: a rerun runs nothing again
-    assert run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False).n_run == 0
+    assert run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False)).n_run == 0
 
 
 # --- atomic parquet writes ----------------------------------------------------------------------
@@ -148,7 +148,7 @@ def test_a_part_write_that_fails_half_way_leaves_no_part_and_a_rerun_completes(t
 
     monkeypatch.setattr(pd.DataFrame, "to_parquet", dies_on_the_second_write)
     with pytest.raises(OSError, match="No space left"):
-        run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+        run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     monkeypatch.undo()
     parts = tmp_path / "small" / "test" / "parts"
     assert [p.name for p in parts.iterdir()] == [Path(calls[0]).name.removeprefix(".").rsplit(".", 2)[0]]  # .NAME.<writer>.tmp
@@ -158,18 +158,18 @@ def test_a_part_write_that_fails_half_way_leaves_no_part_and_a_rerun_completes(t
     (parts / ".part-killed.parquet.tmp").write_bytes(b"PAR1")
     assert len(store.load()) == 2
     appended = _count_appends(monkeypatch)
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     assert res.n_run == len(appended) == len(_all_case_ids()) - 2
     assert sorted(res.records["case_id"]) == _all_case_ids()
     assert not list(parts.iterdir())
 
 
 def test_consolidate_interrupted_before_removing_the_parts_duplicates_nothing(tmp_path, monkeypatch):
-    run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=2)
+    run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, max_tasks=2))
     store = ResultStore(tmp_path / "small" / "test")
     # run_sweep consolidated; append two more tasks' worth of parts by hand
     first = store.load()
-    more = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "other", n_jobs=1, progress=False).records
+    more = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path / "other", RunnerOptions(n_jobs=1, progress=False)).records
     more = more[~more["case_id"].isin(first["case_id"])].head(4)
     store.append(more.to_dict("records"))
 
@@ -187,7 +187,7 @@ def test_consolidate_interrupted_before_removing_the_parts_duplicates_nothing(tm
     assert on_disk == len(first) + 2 * len(more)  # every new record is there twice ...
     loaded = store.load()
     assert len(loaded) == loaded["case_id"].nunique() == len(first) + len(more)  # ... and read once
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     assert res.n_run == len(_all_case_ids()) - len(first) - len(more)
     assert sorted(res.records["case_id"]) == _all_case_ids()
     assert not store._part_files()

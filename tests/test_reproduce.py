@@ -76,8 +76,8 @@ def test_a_timing_experiment_runs_one_case_at_a_time_whatever_n_jobs_says(monkey
 
     seen = {}
 
-    def fake_sweep(*args, **kwargs):
-        seen.update(kwargs)
+    def fake_sweep(spec, results, options=None, code=None):
+        seen["n_jobs"] = options.n_jobs
         raise SystemExit(0)
 
     monkeypatch.setattr(main_mod, "run_sweep", fake_sweep)

@@ -50,14 +50,14 @@ def noise_batch_ci(tmp_path_factory):
 
     from ccexp.report import make_report
     from ccexp.runner.config import compose_config
-    from ccexp.runner.sweep import run_sweep
+    from ccexp.runner.sweep import RunnerOptions, run_sweep, sweep_spec
 
     out = tmp_path_factory.mktemp("acc_ci")
     experiment, _ = experiment_cases("acc_noise_batch", "ci")
     cfg = compose_config(["+experiment=acc_noise_batch"])
     dataset = OmegaConf.to_container(cfg.dataset, resolve=True)
     oracle = OmegaConf.to_container(cfg.oracle, resolve=True)
-    result = run_sweep(experiment, dataset, oracle, out, n_jobs=1, progress=False)
+    result = run_sweep(sweep_spec(experiment, dataset, oracle), out, RunnerOptions(n_jobs=1, progress=False))
     make_report("acc_noise_batch", results_dir=out, scale="ci", records=result.records, filter_to_grid=False)
     return out, result
 

@@ -37,7 +37,7 @@ from ccexp.runner.compose import ConfigError, compose_config
 from ccexp.runner.config import experiment_cases, resolve_run, with_algorithm_choice
 from ccexp.runner.grid import count_cases, expand
 from ccexp.runner.preflight import check_dask_address, check_instances, check_results_folder
-from ccexp.runner.sweep import run_sweep
+from ccexp.runner.sweep import RunnerOptions, run_sweep, sweep_spec
 
 from _sweeps import DATASET, ORACLE, SMALL
 from conftest import require_data
@@ -157,7 +157,7 @@ def test_an_instance_that_cannot_be_built_is_an_error_of_its_cases(tmp_path, mon
         return real(inst, targets)
 
     monkeypatch.setattr(execute, "build_problem", build)
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     df = res.records
     bad = df[df["dataset.k"] == 4]
     assert len(bad) and (bad["status"] == "error").all() and len(df) == res.n_cases

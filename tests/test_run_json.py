@@ -9,7 +9,7 @@ import json
 import time
 
 from ccexp.runner.provenance import earlier_runs, total_wall_seconds
-from ccexp.runner.sweep import run_sweep
+from ccexp.runner.sweep import RunnerOptions, run_sweep, sweep_spec
 
 from _sweeps import DATASET, ORACLE, SMALL
 
@@ -19,12 +19,12 @@ def _info(tmp_path):
 
 
 def test_a_resume_adds_its_time_and_a_rerun_with_nothing_to_do_leaves_run_json_alone(tmp_path):
-    first = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=2)
+    first = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, max_tasks=2))
     one = _info(tmp_path)
     assert one["status"] == "finished" and one["wall_seconds"] == round(first.seconds, 3) > 0
     assert [r["n_run"] for r in one["runs"]] == [first.n_run]
 
-    second = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)  # the rest of the grid
+    second = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))  # the rest of the grid
     assert 0 < second.n_run < second.n_cases
     two = _info(tmp_path)
     assert [r["n_run"] for r in two["runs"]] == [first.n_run, second.n_run]
@@ -35,21 +35,21 @@ def test_a_resume_adds_its_time_and_a_rerun_with_nothing_to_do_leaves_run_json_a
     path = tmp_path / "small" / "test" / "run.json"
     before, mtime = path.read_bytes(), path.stat().st_mtime_ns
     time.sleep(0.01)
-    third = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    third = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     assert third.n_run == 0 and len(third.records) == third.n_cases
     assert path.read_bytes() == before and path.stat().st_mtime_ns == mtime
     assert third.provenance["wall_seconds"] == two["wall_seconds"]
 
 
 def test_a_resume_after_a_killed_run_adds_to_its_last_progress_write(tmp_path):
-    run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=1)
+    run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, max_tasks=1))
     path = tmp_path / "small" / "test" / "run.json"
     info = json.loads(path.read_text())
     # what a driver killed after 12.5 s leaves: its last progress write, status running
     info["runs"][0].update(wall_seconds=12.5, status="running", finished_at=None)
     info.update(status="running", wall_seconds=12.5)
     path.write_text(json.dumps(info))
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     after = _info(tmp_path)
     assert [r["status"] for r in after["runs"]] == ["running", "finished"]
     assert after["wall_seconds"] == round(12.5 + round(res.seconds, 3), 3)
@@ -65,10 +65,10 @@ def test_a_run_json_from_before_the_list_stands_for_one_run(tmp_path):
 
 
 def test_records_in_a_folder_without_run_json_get_a_fresh_one(tmp_path):
-    run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     path = tmp_path / "small" / "test" / "run.json"
     path.unlink()
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     assert res.n_run == 0
     info = _info(tmp_path)
     assert info["status"] == "finished" and [r["n_run"] for r in info["runs"]] == [0]
@@ -85,7 +85,7 @@ def test_the_same_records_in_any_order_give_byte_identical_reports(tmp_path):
 
     # ten trials per cell, as the paper's: sums of ten floats in another order differ in their last digit
     grid = {**SMALL, "algorithms": ["ls_ad_vc"], "trials": 10, "single_trial": []}
-    res = run_sweep(grid, DATASET, ORACLE, tmp_path / "run", n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(grid, DATASET, ORACLE), tmp_path / "run", RunnerOptions(n_jobs=1, progress=False))
     records = res.records
     outs = []
     for i, order in enumerate([records, records.iloc[::-1], records.sample(frac=1.0, random_state=3)]):

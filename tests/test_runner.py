@@ -18,7 +18,7 @@ from ccexp.runner.execute import build_problem
 from ccexp.runner.config import apply_scale
 from ccexp.runner.grid import expand
 from ccexp.runner.store import ResultStore
-from ccexp.runner.sweep import run_sweep
+from ccexp.runner.sweep import RunnerOptions, run_sweep, sweep_spec
 
 from _sweeps import DATASET, ORACLE, SMALL
 
@@ -99,24 +99,24 @@ def test_scale_preset_then_command_line_overrides():
 
 
 def test_partial_sweep_resumes_without_redoing_or_losing_cases(tmp_path):
-    first = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=2)
+    first = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, max_tasks=2))
     assert first.n_run == 4  # two instances x two algorithms
     store = ResultStore(tmp_path / "small" / "test")
     done_after_first = store.load()
-    second = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    second = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     assert second.n_run == second.n_cases - 4
     df = second.records
     assert len(df) == second.n_cases == df["case_id"].nunique()
     # cases of the first run were kept, not redone: same rows
     again = df.set_index("case_id").loc[done_after_first["case_id"], "ari"]
     np.testing.assert_array_equal(again.to_numpy(), done_after_first["ari"].to_numpy())
-    third = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    third = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     assert third.n_run == 0
 
 
 def test_every_record_names_the_kind_of_supervision_it_read(tmp_path):
     # the oracle "triplets" declares produces="triplets" and sets no meta["supervision"] of its own
-    df = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=1).records
+    df = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, max_tasks=1)).records
     assert ORACLE["name"] == "triplets" and len(df) == 2
     assert df["supervision"].tolist() == ["triplets", "triplets"]
     assert "problem.supervision" not in df
@@ -124,8 +124,8 @@ def test_every_record_names_the_kind_of_supervision_it_read(tmp_path):
 
 @pytest.mark.slow  # n_jobs=2 starts worker processes
 def test_reruns_from_scratch_reproduce_every_record(tmp_path):
-    a = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "a", n_jobs=1, progress=False).records
-    b = run_sweep(SMALL, DATASET, ORACLE, tmp_path / "b", n_jobs=2, progress=False).records
+    a = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path / "a", RunnerOptions(n_jobs=1, progress=False)).records
+    b = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path / "b", RunnerOptions(n_jobs=2, progress=False)).records
     cols = ["case_id", "ari", "n_clusters", "objective", "seed", "problem.n_triplets"]
     pd.testing.assert_frame_equal(
         a[cols].sort_values("case_id").reset_index(drop=True), b[cols].sort_values("case_id").reset_index(drop=True)
@@ -138,7 +138,7 @@ def test_a_failing_algorithm_is_recorded_not_fatal(tmp_path, monkeypatch):
             raise RuntimeError("boom")
 
     monkeypatch.setitem(ALGORITHMS._items, "ls_eq", Broken)
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     df = res.records
     assert (df.loc[df.algorithm == "ls_eq", "status"] == "error").all()
     assert df.loc[df.algorithm == "ls_eq", "error"].str.contains("RuntimeError: boom").all()
@@ -222,7 +222,7 @@ def test_experiment_record_keeps_labels_and_the_truths_objective(tmp_path):
     from ccexp.objectives import problem_objective
 
     grid = dict(SMALL, name="recorded", record=["labels", "truth_objective"])
-    df = run_sweep(grid, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=1).records
+    df = run_sweep(sweep_spec(grid, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, max_tasks=1)).records
     inst = expand(grid, DATASET, ORACLE)[0].instance
     dataset, problem = build_problem(inst)
     assert set(df["instance_id"]) == {inst.instance_id}

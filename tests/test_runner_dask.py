@@ -4,8 +4,8 @@ The integration tests start a ``LocalCluster`` of 2 worker processes on
 127.0.0.1 and skip (naming the extra) when dask.distributed is not installed.
 """
 
+import dataclasses
 import functools
-import inspect
 import os
 import signal
 import sys
@@ -19,7 +19,7 @@ from omegaconf import OmegaConf
 from ccexp.runner.config import compose_config
 from ccexp.runner.config import apply_scale
 from ccexp.runner.grid import expand
-from ccexp.runner.sweep import dask_client, run_sweep
+from ccexp.runner.sweep import RunnerOptions, dask_client, run_sweep, sweep_spec
 
 try:
     import distributed
@@ -77,11 +77,10 @@ def cluster():
 def test_dask_sweep_gives_the_local_records_case_by_case(tmp_path, cluster):
     experiment, dataset, oracle = _ci_sweep()
     t0 = time.perf_counter()
-    local = run_sweep(experiment, dataset, oracle, tmp_path / "local", n_jobs=2, progress=False)
+    local = run_sweep(sweep_spec(experiment, dataset, oracle), tmp_path / "local", RunnerOptions(n_jobs=2, progress=False))
     t_local = time.perf_counter() - t0
     t0 = time.perf_counter()
-    on_dask = run_sweep(experiment, dataset, oracle, tmp_path / "dask", backend="dask",
-                        address=cluster.scheduler_address, progress=False)
+    on_dask = run_sweep(sweep_spec(experiment, dataset, oracle), tmp_path / "dask", RunnerOptions(backend="dask", address=cluster.scheduler_address, progress=False))
     t_dask = time.perf_counter() - t0
     print(f"\n{on_dask.n_cases} cases: loky (2 workers) {t_local:.1f} s, dask (2 workers) {t_dask:.1f} s")
     expected = len(expand(experiment, dataset, oracle))  # the grid's cases (4 algorithms x its instances)
@@ -135,8 +134,7 @@ def test_a_killed_dask_worker_loses_no_record(tmp_path, cluster, monkeypatch):
     append = ResultStore.append
     monkeypatch.setattr(ResultStore, "append", lambda self, records: (appended.update(r["case_id"] for r in records),
                                                                         append(self, records))[1])
-    res = run_sweep(experiment, dataset, oracle, tmp_path, backend="dask", address=cluster.scheduler_address,
-                    progress=False)
+    res = run_sweep(sweep_spec(experiment, dataset, oracle), tmp_path, RunnerOptions(backend="dask", address=cluster.scheduler_address, progress=False))
     assert marker.exists()  # a worker died
     assert sorted(appended) == sorted(c.case_id for c in cases) and set(appended.values()) == {1}
     assert sorted(res.records["case_id"]) == sorted(c.case_id for c in cases)
@@ -156,8 +154,7 @@ def test_without_address_a_local_cluster_lives_for_the_run_only(tmp_path, monkey
     experiment, dataset, oracle = _ci_sweep()
     experiment = dict(experiment, trials=1, sweep={"dataset": {"k": [4]}, "oracle": {"fraction": [0.05]}},
                       algorithms=["ls_ad_vc"])
-    res = run_sweep(experiment, dataset, oracle, tmp_path, backend="dask", progress=False,
-                    local_cluster={"n_workers": 1, "dashboard_address": ":0"})
+    res = run_sweep(sweep_spec(experiment, dataset, oracle), tmp_path, RunnerOptions(backend="dask", progress=False, local_cluster={"n_workers": 1, "dashboard_address": ":0"}))
     assert res.n_run == res.n_cases == len(res.records) == len(expand(experiment, dataset, oracle)) > 0
     [(cluster, kwargs)] = started
     assert kwargs == {"n_workers": 1, "threads_per_worker": 1, "processes": True, "host": "127.0.0.1",
@@ -183,8 +180,8 @@ def test_command_line_runner_dask_with_an_address(tmp_path, cluster):
 
 
 def test_runner_configs_are_run_sweep_arguments():
-    """``__main__`` passes ``cfg.runner`` as keywords: every key must be one of run_sweep's."""
-    params = set(inspect.signature(run_sweep).parameters)
+    """``__main__`` builds :class:`RunnerOptions` from ``cfg.runner``: every key must be one of its fields."""
+    params = {f.name for f in dataclasses.fields(RunnerOptions)}
     for option in ("local", "dask"):
         keys = set(compose_config([f"runner={option}"]).runner)
         assert keys <= params, keys - params

@@ -90,10 +90,10 @@ _SWEEP = textwrap.dedent(
     import json, sys
     sys.path.insert(0, sys.argv[3])
     from _sweeps import DATASET, ORACLE, SMALL
-    from ccexp.runner.sweep import run_sweep
+    from ccexp.runner.sweep import RunnerOptions, run_sweep, sweep_spec
 
     experiment = dict(SMALL, **json.loads(sys.argv[2]))
-    res = run_sweep(experiment, DATASET, ORACLE, sys.argv[1], n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(experiment, DATASET, ORACLE), sys.argv[1], RunnerOptions(n_jobs=1, progress=False))
     print(json.dumps({"n_run": res.n_run, "n_cases": res.n_cases}))
     """
 )

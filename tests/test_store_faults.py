@@ -26,7 +26,7 @@ import ccexp
 from ccexp.registry import ALGORITHMS
 from ccexp.runner.grid import expand
 from ccexp.runner.store import ResultStore
-from ccexp.runner.sweep import SweepBusy, _sweep_lock, run_sweep
+from ccexp.runner.sweep import RunnerOptions, SweepBusy, _sweep_lock, run_sweep, sweep_spec
 from ccexp.runner.tracking import TrackingUnavailable, check_tracking
 
 from _sweeps import DATASET, ORACLE, SMALL
@@ -43,11 +43,11 @@ def _truncate(path: Path) -> None:
 
 
 def test_a_truncated_records_file_is_moved_aside_and_its_cases_recomputed(tmp_path, caplog):
-    first = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False).records
+    first = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False)).records
     records = tmp_path / "small" / "test" / "records.parquet"
     _truncate(records)
     with caplog.at_level(logging.WARNING, logger="ccexp"):
-        again = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+        again = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     aside = tmp_path / "small" / "test" / "records.parquet.corrupt"
     assert aside.exists()
     assert any(str(records) in m and "records.parquet.corrupt" in m and "recomputes" in m for m in caplog.messages), caplog.messages
@@ -76,7 +76,7 @@ def test_a_truncated_part_loses_only_its_own_cases(tmp_path, caplog):
 
 
 def test_the_report_command_names_a_truncated_file_and_goes_on(tmp_path):
-    run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     # a report-able experiment: use exp1's folder name for the small grid's records
     src = tmp_path / "small" / "test" / "records.parquet"
     exp = tmp_path / "results" / "exp1_triplets" / "ci"
@@ -105,7 +105,7 @@ class _Broken(ccexp.algorithms.triplets.LsADVC):
 
 def test_retry_errors_reruns_the_failed_cases_and_says_so(tmp_path, monkeypatch):
     monkeypatch.setitem(ALGORITHMS._items, "ls_eq", _Broken)
-    first = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    first = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     n_err = int((first.records["algorithm"] == "ls_eq").sum())
     assert first.n_errors == n_err > 0
     summary = first.error_summary()
@@ -113,12 +113,12 @@ def test_retry_errors_reruns_the_failed_cases_and_says_so(tmp_path, monkeypatch)
     assert "runner.retry_errors=true" in summary and "RuntimeError: boom" in summary
 
     # without the flag: nothing runs again, the errors stay
-    same = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    same = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     assert same.n_run == 0 and same.n_errors == n_err
 
     # fixed algorithm + retry_errors: exactly the failed cases run, and succeed
     monkeypatch.setitem(ALGORITHMS._items, "ls_eq", ccexp.algorithms.triplets.LsEQ)
-    fixed = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, retry_errors=True)
+    fixed = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, retry_errors=True))
     assert fixed.n_run == n_err and fixed.n_retried == n_err
     assert fixed.n_errors == 0
     assert (fixed.records["status"] == "ok").all()
@@ -130,14 +130,14 @@ def test_retry_errors_reruns_the_failed_cases_and_says_so(tmp_path, monkeypatch)
 
 def test_a_failed_retry_keeps_one_record_with_the_new_error(tmp_path, monkeypatch):
     monkeypatch.setitem(ALGORITHMS._items, "ls_eq", _Broken)
-    run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
 
     class Other(_Broken):
         def fit_problem(self, problem):
             raise ValueError("still broken")
 
     monkeypatch.setitem(ALGORITHMS._items, "ls_eq", Other)
-    again = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, retry_errors=True)
+    again = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, retry_errors=True))
     errs = again.records[again.records["status"] == "error"]
     assert len(errs) == again.n_retried > 0
     assert errs["error"].str.startswith("ValueError: still broken").all()
@@ -220,7 +220,7 @@ def test_a_second_sweep_of_a_busy_folder_refuses_in_one_line_or_waits(tmp_path, 
 
 
 def test_run_json_records_time_workers_machine_memory_versions_config_and_git(tmp_path):
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, config={"runner": {"n_jobs": 1}})
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     info = json.loads((tmp_path / "small" / "test" / "run.json").read_text())
     assert info["status"] == "finished"
     assert 0 < info["wall_seconds"] <= res.seconds + 1
@@ -230,7 +230,8 @@ def test_run_json_records_time_workers_machine_memory_versions_config_and_git(tm
     assert info["peak_rss_bytes"]["workers"] > 50e6
     for pkg in ("numpy", "numba", "scipy", "scikit-learn", "pandas", "mlflow", "hydra-core", "ccexp"):
         assert info["packages"][pkg], pkg
-    assert info["config"] == {"runner": {"n_jobs": 1}}
+    assert "config" not in info  # the composed config is not recorded: the spec that ran is (issue 30, item 2)
+    assert info["experiment"] == "small" and info["n_cases"] == len(info["grid"]["cases"]) == res.n_cases
     assert set(info["git"]) >= {"commit", "dirty", "dirty_files", "code_version"}
     assert info["code_version"] == info["git"]["code_version"] == res.code_version
     assert set(res.records["code_version"]) == {res.code_version}

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from ccexp.runner.store import ResultStore, schema_problem
-from ccexp.runner.sweep import MixedCodeError, run_sweep
+from ccexp.runner.sweep import RunnerOptions, MixedCodeError, run_sweep, sweep_spec
 
 from _sweeps import DATASET, ORACLE, SMALL
 
@@ -28,26 +28,25 @@ def _code(version):
 
 
 def test_a_resume_with_other_code_is_refused_naming_both_versions(tmp_path):
-    first = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=1, code=_code("aaa111"))
+    first = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, max_tasks=1), code=_code("aaa111"))
     assert first.n_run == 2
     with pytest.raises(MixedCodeError) as err:
-        run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, code=_code("bbb222+dirty"))
+        run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False), code=_code("bbb222+dirty"))
     msg = str(err.value)
     assert "\n" not in msg and "2 cases by code aaa111" in msg and "this code is bbb222+dirty" in msg
     assert "runner.allow_mixed_code=true" in msg
     assert len(ResultStore(tmp_path / "small" / "test").load()) == 2  # nothing was added
     # the same code resumes; nothing left to run is no mix either
-    run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=1, code=_code("aaa111"))
+    run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, max_tasks=1), code=_code("aaa111"))
 
 
 def test_an_accepted_mix_is_recorded_in_run_json(tmp_path):
-    run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=1, code=_code("aaa111"))
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, code=_code("bbb222"),
-                    allow_mixed_code=True)
+    run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, max_tasks=1), code=_code("aaa111"))
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, allow_mixed_code=True), code=_code("bbb222"))
     info = json.loads((tmp_path / "small" / "test" / "run.json").read_text())
     assert info["code_versions"] == {"aaa111": 2, "bbb222": res.n_cases - 2}
     # a finished grid reruns with any code: nothing is added, nothing mixes
-    again = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, code=_code("ccc333"))
+    again = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False), code=_code("ccc333"))
     assert again.n_run == 0
 
 
@@ -83,6 +82,6 @@ def test_a_part_with_wrong_dtypes_is_set_aside(tmp_path, rows, words):
 
 
 def test_records_as_the_runner_writes_them_pass_the_schema(tmp_path):
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, max_tasks=2)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False, max_tasks=2))
     assert schema_problem(res.records) is None
     assert not list((tmp_path / "small" / "test").rglob("*.corrupt"))

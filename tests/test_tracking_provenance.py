@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 
 from ccexp.runner.provenance import git_state
-from ccexp.runner.sweep import run_sweep
+from ccexp.runner.sweep import RunnerOptions, run_sweep, sweep_spec
 from ccexp.runner.tracking import log_sweep
 
 from _sweeps import DATASET, ORACLE, SMALL
@@ -40,7 +40,7 @@ def _no_mlflow_env(monkeypatch):
 def test_a_child_run_logs_its_own_parameters_with_their_types(tmp_path):
     from mlflow.tracking import MlflowClient
 
-    res = run_sweep(TWO, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(TWO, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
     pid = log_sweep(uri, "small", res.records, {"experiment": "small", "scale": "test"}, None, tmp_path)
     client = MlflowClient(tracking_uri=uri)

@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from ccexp.runner.sweep import run_sweep
+from ccexp.runner.sweep import RunnerOptions, run_sweep, sweep_spec
 from ccexp.runner.tracking import log_sweep, sweep_key
 from ccexp.track import main as track
 
@@ -39,7 +39,7 @@ def _runs(uri, name="small"):
 def test_a_logging_stopped_half_way_is_completed_once_and_a_second_resume_logs_nothing(tmp_path, monkeypatch):
     from mlflow.tracking import MlflowClient
 
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
     params = {"experiment": "small", "scale": "test"}
     # the database goes away after three child runs were made (the third one half logged)
@@ -81,7 +81,7 @@ def test_a_logging_stopped_half_way_is_completed_once_and_a_second_resume_logs_n
 
 def test_track_logs_a_folders_stored_records_and_a_custom_grid_names_its_folder(tmp_path, capsys):
     label = "ci+custom-0123456789"
-    res = run_sweep(SMALL, DATASET, ORACLE, tmp_path, n_jobs=1, progress=False, scale_label=label)
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE, label=label), tmp_path, RunnerOptions(n_jobs=1, progress=False))
     assert res.directory.name == label
     argv = ["small", "--scale", label, "--results", str(tmp_path)]
     assert track(["small", "--scale", "ci", "--results", str(tmp_path)]) == 1  # no records there: says so

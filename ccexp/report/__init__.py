@@ -30,10 +30,10 @@ import pandas as pd
 if "matplotlib.pyplot" not in sys.modules:
     matplotlib.use("Agg")
 
-from ..runner.config import experiment_cases  # noqa: E402
 from ..runner.layout import experiment_dir, latest_label, split_label  # noqa: E402
 from ..runner.store import ResultStore  # noqa: E402
 from ._files import REPORT_OUTPUTS, recover_report, replacing_report  # noqa: E402
+from .common import read_grid  # noqa: E402
 from .output import Report, write_report  # noqa: E402
 
 log = logging.getLogger("ccexp.report")
@@ -57,7 +57,7 @@ for _info in pkgutil.iter_modules(__path__):
         REPORTS[_name] = _fn
         PAPER_OF[_name] = getattr(_module, "PAPER", _info.name)
 
-__all__ = ["PAPER_OF", "REPORTS", "REPORT_OUTPUTS", "Report", "in_fixed_order", "make_report", "read_scale",
+__all__ = ["PAPER_OF", "REPORTS", "REPORT_OUTPUTS", "Report", "in_fixed_order", "make_report", "read_grid", "read_scale",
            "read_records", "recover_report", "write_report"]
 
 
@@ -142,7 +142,7 @@ def make_report(
             raise FileNotFoundError(f"no records under {Path(results_dir) / name}/<scale>/; run the experiment first "
                                     f"(python -m ccexp experiment={name})")
     out_dir = experiment_dir(results_dir, name, label)
-    label_scale, variant, custom = split_label(label)
+    label_scale, _, custom = split_label(label)
     if scale is None:
         scale = label_scale
     if custom is not None:
@@ -150,19 +150,25 @@ def make_report(
     if records is None:
         records = read_records(out_dir)
     n_grid_instances = None
-    cases = None
+    case_ids = None
     if filter_to_grid:
-        _, cases = experiment_cases(name, scale, overrides=[f"experiment.variant={variant}"] if variant else ())
-        ids = {c.case_id for c in cases}
-        n_grid_instances = len({c.instance.instance_id for c in cases})
-        before = len(records)
-        records = records[records["case_id"].isin(ids)] if len(records) else records
-        if len(records) < before:
-            # Expected when several scales share a file; surprising after a run with
-            # extra experiment.* overrides (their cases are not in the plain grid).
-            log.warning("%s: %d of %d records are not in the %s grid and were left out", name, before - len(records), before, scale)
+        # the grid that ran, as the runner recorded it in run.json (issue 30, item 2), not the config's today
+        spec = read_grid(out_dir)
+        if spec is None:
+            log.warning("%s: %s holds no run spec (written before issue 30, or absent); the records are reported "
+                        "as stored, in case_id order (scripts/respec_run_json.py rewrites it)", name,
+                        out_dir / "run.json")
+        else:
+            case_ids = spec.case_ids
+            n_grid_instances = len(spec.instance_ids)
+            before = len(records)
+            records = records[records["case_id"].isin(set(case_ids))] if len(records) else records
+            if len(records) < before:
+                # records of cases the last run's grid does not hold (a grid changed since they were made)
+                log.warning("%s: %d of %d records are not in the grid of %s and were left out", name,
+                            before - len(records), before, out_dir / "run.json")
     out_dir.mkdir(parents=True, exist_ok=True)
-    records = in_fixed_order(records, cases)
+    records = in_fixed_order(records, case_ids)
     with replacing_report(out_dir):
         report = REPORTS[name](records.reset_index(drop=True), out_dir, scale, n_grid_instances=n_grid_instances)
         if report is not None:  # None: a report function of an older kind that wrote its own files
@@ -186,21 +192,21 @@ def _mark_mixed_code(path: Path, records: pd.DataFrame) -> None:
     path.write_text(line + path.read_text(encoding="utf-8"), encoding="utf-8")
 
 
-def in_fixed_order(records: pd.DataFrame, cases=None) -> pd.DataFrame:
+def in_fixed_order(records: pd.DataFrame, case_ids=None) -> pd.DataFrame:
     """``records`` in one order, whatever order the workers returned them in.
 
     The store holds records in the order they arrived, which differs from
     run to run; a mean or a standard error summed in another order can
     differ in its last digit (0.25819888974716115 against
     0.2581988897471611), so the same records gave reports that were not
-    byte-identical (issue 32).  The order is the grid's (``cases``, as
-    :func:`ccexp.runner.config.experiment_cases` lists them: the order a
-    report's first-appearance groupings expect), else that of ``case_id``.
+    byte-identical (issue 32).  The order is the grid's (``case_ids``, as
+    ``run.json``'s spec lists them: the order a report's first-appearance
+    groupings expect), else that of ``case_id``.
     """
     if not len(records) or "case_id" not in records:
         return records
-    if cases is not None:
-        position = {c.case_id: i for i, c in enumerate(cases)}
+    if case_ids is not None:
+        position = {c: i for i, c in enumerate(case_ids)}
         key = records["case_id"].map(position).fillna(len(position)).to_numpy()
         return records.iloc[key.argsort(kind="stable")]
     return records.sort_values("case_id", kind="stable")

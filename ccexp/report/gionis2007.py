@@ -27,7 +27,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..runner.config import experiment_cases
 from ..runner.execute import build_dataset
 from . import gionis2007_extra as extra
 from .gionis2007_extra import error_converges, linear_time  # noqa: F401 - the Section 5.3 checks, imported here by name
@@ -37,6 +36,7 @@ from .common import (
     load_reference,
     markdown_table,
     ok_records,
+    read_grid,
     recorded_labels,
     sem_of,
 )
@@ -51,14 +51,21 @@ DISPLAY = {
 }
 
 
-def _datasets(name: str, scale: str, instance_ids) -> dict:
-    """``instance_id -> (instance, dataset)`` for the grid's instances among ``instance_ids`` (points, classes)."""
-    _, cases = experiment_cases(name, scale)
+def _datasets(out_dir: Path, instance_ids) -> dict:
+    """``instance_id -> (instance, dataset)`` for the grid's instances among ``instance_ids`` (points, classes).
+
+    The instances are those of the run that made the records, as its
+    ``run.json`` records them (:func:`ccexp.report.read_grid`), built again
+    with the ``_target_`` that built them.
+    """
+    spec = read_grid(out_dir)
+    if spec is None:
+        raise FileNotFoundError(f"{Path(out_dir) / 'run.json'} holds no run spec: the report needs the grid's "
+                                f"instances to load their data (rerun the experiment, or scripts/respec_run_json.py)")
     wanted, out = set(instance_ids), {}
-    for c in cases:
-        inst = c.instance
-        if inst.instance_id in wanted and inst.instance_id not in out:
-            out[inst.instance_id] = (inst, build_dataset(inst))
+    for c, iid in zip(spec.cases, spec.case_instance_ids()):
+        if iid in wanted and iid not in out:
+            out[iid] = (c.instance, build_dataset(c.instance, spec.targets or None))
     return out
 
 
@@ -154,7 +161,7 @@ def report_agg_categorical(records: pd.DataFrame, out_dir: Path, scale: str, n_g
     # one instance per dataset: the trials' instances differ only in their seeds (item orders), and each
     # dataset's table is over all of its records, so it is written once (not once per item order)
     firsts = ok.drop_duplicates("dataset")["instance_id"].unique() if len(ok) else ()
-    datasets = _datasets("agg_categorical", scale, firsts) if len(ok) else {}
+    datasets = _datasets(out_dir, firsts) if len(ok) else {}
     for inst, dataset in datasets.values():
         name = dataset.name
         mine = ok[ok.dataset == name]
@@ -313,7 +320,7 @@ def report_agg_robustness(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
     aggs = ok[ok.algorithm == "agglomerative"].sort_values("trial") if len(ok) else ok
     if methods and len(aggs) and "labels" in aggs:
         first = aggs.iloc[0]  # Figure 3: the first trial's inputs and aggregation
-        _, dataset = _datasets("agg_robustness", scale, [first["instance_id"]])[first["instance_id"]]
+        _, dataset = _datasets(out_dir, [first["instance_id"]])[first["instance_id"]]
         fig = Figure(figsize=(10, 6.5))
         axes = fig.subplots(2, 3)
         titles = {"single": "Single linkage", "complete": "Complete linkage", "average": "Average linkage",
@@ -400,7 +407,7 @@ def report_agg_outliers(records: pd.DataFrame, out_dir: Path, scale: str, n_grid
         out.table("agg_outliers", stats, digits=3)
     match_rows, panels = [], {}
     aggs = ok[ok.algorithm == "agglomerative"] if len(ok) and "labels" in ok else ok.iloc[:0]
-    datasets = _datasets("agg_outliers", scale, aggs["instance_id"].unique()) if len(aggs) else {}
+    datasets = _datasets(out_dir, aggs["instance_id"].unique()) if len(aggs) else {}
     for _, r in aggs.sort_values(["dataset.k", "trial"]).iterrows():
         inst, dataset = datasets[r["instance_id"]]
         k = int(dataset.params["k"])
@@ -551,7 +558,7 @@ def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_g
             axes[2].plot(g["n"] / 1e4, g["fit_seconds"], marker="o", label=DISPLAY.get(inner, inner))
         notes[("agg_blobs_noise", "claim_linear_time_synthetic")] = linear_time(synth)
         if "labels" in synth:  # "the five correct clusters were identified": Figure 4's reading, Jaccard >= 0.8
-            data = _datasets("agg_scalability", scale, synth["instance_id"].unique())
+            data = _datasets(out_dir, synth["instance_id"].unique())
             worst = [main_cluster_match(data[r.instance_id][1].y, recorded_labels(r.labels),
                                         noise_label=int(data[r.instance_id][1].params["k"])).min()
                      for r in synth.itertuples()]

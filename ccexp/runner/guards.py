@@ -22,14 +22,14 @@ command line prints as one line before exiting with status 2.
 
 from __future__ import annotations
 
-import inspect
+import dataclasses
 import os
 
 from omegaconf import OmegaConf
 
 from .compose import ConfigError, config_text
 from .grid import count_cases, flatten, sweep_grids
-from .sweep import run_sweep
+from .sweep import RunnerOptions
 
 #: the keys of an experiment config that the runner and the reports read (``experiment.<key>``);
 #: ``variant`` / ``variants`` are the named variants of issue 28
@@ -39,17 +39,14 @@ EXPERIMENT_KEYS = ("name", "paper", "scale", "trials", "algorithms", "sweep", "s
 ROOT_KEYS = ("experiment", "dataset", "oracle", "algorithm", "runner", "tracking", "paths", "report")
 TRACKING_KEYS = ("mode", "uri")
 PATHS_KEYS = ("results", "data")
-#: arguments of run_sweep that the run fills itself (a runner.* key cannot)
-_SET_BY_RUN = ("experiment", "dataset", "oracle", "results_dir", "algorithms", "scale_label", "config", "code",
-               "targets")
 #: bytes the driver holds per case of a grid: the case (~650 B measured on exp1, recon_random), its record
 #: and the records table; an estimate that errs high
 BYTES_PER_CASE = 4096
 
 
 def runner_keys() -> list[str]:
-    """The ``runner.*`` keys: the arguments of :func:`ccexp.runner.sweep.run_sweep` a config may set."""
-    return [k for k in inspect.signature(run_sweep).parameters if k not in _SET_BY_RUN]
+    """The ``runner.*`` keys: the fields of :class:`ccexp.runner.sweep.RunnerOptions`."""
+    return [f.name for f in dataclasses.fields(RunnerOptions)]
 
 
 def _yaml_keys(name: str) -> set[str]:

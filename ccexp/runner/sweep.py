@@ -11,7 +11,6 @@ costs a retry of the tasks not yet stored (see ``max_retries``).
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import socket
@@ -19,7 +18,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import BrokenExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -33,7 +32,7 @@ from .layout import PAPER_SCALE, experiment_dir
 from .compose import ConfigError
 from .provenance import (earlier_runs, git_state, machine, package_versions, peak_rss, read_run_info,
                          total_wall_seconds)
-from .seeding import stable_hash
+from .spec import SweepSpec, dumps_run_info
 from .store import ResultStore, write_text_atomic
 
 log = logging.getLogger("ccexp")
@@ -208,39 +207,12 @@ def _sweep_lock(out_dir: Path, name: str, wait: bool) -> Iterator[None]:
         lock.release()
 
 
-def run_sweep(
-    experiment: dict,
-    dataset: dict,
-    oracle: dict,
-    results_dir: str | Path,
-    n_jobs: int = -1,
-    backend: str = "loky",
-    progress: bool = True,
-    max_tasks: int | None = None,
-    address: str | None = None,
-    local_cluster: dict | None = None,
-    wait_for_workers: float = 60.0,
-    max_retries: int = 2,
-    algorithms: dict[str, dict] | None = None,
-    scale_label: str | None = None,
-    retry_errors: bool = False,
-    wait_for_lock: bool = True,
-    config: dict | None = None,
-    code: dict | None = None,
-    allow_mixed_code: bool = False,
-    targets: dict | None = None,
-) -> SweepResult:
-    """Run every case of ``experiment`` not already in ``results_dir/<name>``.
+@dataclass(frozen=True)
+class RunnerOptions:
+    """How a sweep runs (the ``runner.*`` keys of ``conf/runner/*.yaml``); what it runs is the :class:`SweepSpec`.
 
     Parameters
     ----------
-    experiment : dict
-        A scaled experiment config (see :func:`ccexp.runner.grid.apply_scale`).
-    dataset, oracle : dict
-        Base configs the sweep overrides.
-    results_dir : path
-        Parent folder; records go to ``results_dir/<name>/<scale label>/records.parquet``
-        (:func:`ccexp.runner.layout.experiment_dir`).
     n_jobs, backend : joblib settings.  ``backend="dask"`` runs the tasks on
         a Dask cluster (``n_jobs`` is then ignored: every worker thread works).
     progress : bool
@@ -260,35 +232,51 @@ def run_sweep(
         already stored are kept and the tasks still pending are run again, at
         most this many times; then :class:`SweepInterrupted` is raised (a
         rerun of the same command resumes).
-    algorithms : dict, optional
-        Each algorithm's parameters, as :func:`ccexp.runner.config.resolve_run`
-        builds them; default: :func:`ccexp.runner.grid.expand`'s.
-    scale_label : str, optional
-        The results folder under ``results_dir/<name>/``; default the
-        experiment's scale (``<scale>+custom-<hash>`` for a grid changed by
-        overrides, see :class:`ccexp.runner.config.RunSpec`).
     retry_errors : bool
         Run again the cases stored with ``status="error"`` (their new record
         replaces the error; see :meth:`ResultStore.load`).
     wait_for_lock : bool
         When another sweep is writing the same folder: wait for it to end
         (True), or raise :class:`SweepBusy` at once.
-    config : dict, optional
-        The resolved configuration of the run, recorded in ``run.json``.
-    code : dict, optional
-        :func:`ccexp.runner.provenance.git_state` taken by the caller before
-        anything was written (default: taken here, before any case runs).
     allow_mixed_code : bool
         Resume a folder whose records of this grid were made by another code
         version (or a dirty tree).  Refused by default with
         :class:`MixedCodeError`, naming both versions; when allowed, the
         mix is recorded in ``run.json`` (``code_versions``) and shown on the
         first line of the report.
-    targets : dict, optional
-        The ``_target_`` of each algorithm, dataset and oracle name
-        (:attr:`ccexp.runner.config.RunSpec.targets`), that the workers
-        instantiate (:func:`ccexp.runner.objects.build`); default: the
-        registered objects.
+    """
+
+    n_jobs: int = -1
+    backend: str = "loky"
+    progress: bool = True
+    max_tasks: int | None = None
+    address: str | None = None
+    local_cluster: dict | None = None
+    wait_for_workers: float = 60.0
+    max_retries: int = 2
+    retry_errors: bool = False
+    wait_for_lock: bool = True
+    allow_mixed_code: bool = False
+
+
+def run_sweep(spec: SweepSpec, results_dir: str | Path, options: RunnerOptions | None = None,
+              code: dict | None = None) -> SweepResult:
+    """Run every case of ``spec`` not already in ``results_dir/<experiment>/<label>``.
+
+    Parameters
+    ----------
+    spec : SweepSpec
+        What runs: the expanded grid and what the records keep
+        (:meth:`SweepSpec.of`, or :func:`sweep_spec` from experiment configs);
+        ``run.json`` records it (:mod:`ccexp.runner.spec`).
+    results_dir : path
+        Parent folder; records go to ``results_dir/<experiment>/<spec.label>/records.parquet``
+        (:func:`ccexp.runner.layout.experiment_dir`).
+    options : RunnerOptions, optional
+        How it runs; default ``RunnerOptions()``.
+    code : dict, optional
+        :func:`ccexp.runner.provenance.git_state` taken by the caller before
+        anything was written (default: taken here, before any case runs).
 
     Notes
     -----
@@ -296,71 +284,66 @@ def run_sweep(
     writes the results store (and, in ``__main__``, logs to MLflow).
     """
     t_start = time.perf_counter()
-    name = experiment["name"]
-    out_dir = experiment_dir(results_dir, name, scale_label or experiment.get("scale") or PAPER_SCALE)
+    options = options or RunnerOptions()
+    out_dir = experiment_dir(results_dir, spec.experiment, spec.label or PAPER_SCALE)
+    if len(set(spec.case_ids)) != len(spec.case_ids):
+        raise ValueError(f"experiment {spec.experiment!r} expands to duplicate cases; check its sweep")
+    # the code's state before this run writes anything (reports land in tracked folders)
+    code = code if code is not None else git_state()
+    with _sweep_lock(out_dir, spec.experiment, options.wait_for_lock):
+        return _locked_sweep(spec, out_dir, t_start, code, options)
+
+
+def sweep_spec(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, dict] | None = None,
+               label: str | None = None, targets: dict | None = None, progress: bool = False) -> SweepSpec:
+    """The :class:`SweepSpec` of a scaled experiment config, its base dataset and oracle configs.
+
+    For callers that hold configs rather than a resolved run (tests, scripts):
+    ``python -m ccexp`` builds the spec from :func:`ccexp.runner.config.resolve_run`'s
+    expansion instead.  ``algorithms``: each algorithm's parameters (default:
+    :func:`ccexp.runner.grid.expand`'s); ``label``: the results folder
+    (default the scale); ``progress``: a bar while a large grid expands.
+    """
     n_cases = count_cases(experiment)
     cases = expand(experiment, dataset, oracle, algorithms=algorithms,
                    progress=n_cases if progress and n_cases >= LARGE_GRID else None)
-    case_ids = [c.case_id for c in cases]
-    if len(set(case_ids)) != len(case_ids):
-        raise ValueError(f"experiment {name!r} expands to duplicate cases; check its sweep")
-    # the code's state before this run writes anything (reports land in tracked folders)
-    code = code if code is not None else git_state()
-    with _sweep_lock(out_dir, name, wait_for_lock):
-        return _locked_sweep(
-            experiment, cases, case_ids, out_dir, t_start, code, config,
-            n_jobs=n_jobs, backend=backend, progress=progress, max_tasks=max_tasks, address=address,
-            local_cluster=local_cluster, wait_for_workers=wait_for_workers, max_retries=max_retries,
-            retry_errors=retry_errors, allow_mixed_code=allow_mixed_code, targets=targets,
-        )
+    return SweepSpec.of(experiment, cases, label=label, targets=targets)
 
 
-def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *, n_jobs, backend, progress,
-                  max_tasks, address, local_cluster, wait_for_workers, max_retries, retry_errors,
-                  allow_mixed_code=False, targets=None) -> SweepResult:
-    name = experiment["name"]
+def _locked_sweep(spec: SweepSpec, out_dir: Path, t_start: float, code: dict, options: RunnerOptions) -> SweepResult:
+    name, cases, case_ids, opt = spec.experiment, spec.cases, spec.case_ids, options
+    grid_ids = set(case_ids)
     store = ResultStore(out_dir)
     previous = read_run_info(out_dir / "run.json")  # of the run(s) that made the stored records, if any
     existing = store.load()
-    existing = existing[existing["case_id"].isin(set(case_ids))] if len(existing) else existing
+    existing = existing[existing["case_id"].isin(grid_ids)] if len(existing) else existing
     stored = set(existing["case_id"]) if len(existing) else set()
-    done = (set(existing.loc[existing["status"] != "error", "case_id"]) if retry_errors and "status" in existing
+    done = (set(existing.loc[existing["status"] != "error", "case_id"]) if opt.retry_errors and "status" in existing
             else stored)
-    n_retried_ids = len((stored - done) & set(case_ids))
+    n_retried_ids = len((stored - done) & grid_ids)
     if store.moved_aside:
         log.warning("%s: %d unreadable store file(s) moved aside; their cases are run again", name, len(store.moved_aside))
-    tasks = _by_instance(c for c in cases if c.case_id not in done)
-    if max_tasks is not None:
-        tasks = tasks[:max_tasks]
+    tasks = _by_instance(c for c, i in zip(cases, case_ids) if i not in done)
+    if opt.max_tasks is not None:
+        tasks = tasks[:opt.max_tasks]
     todo = [c for t in tasks for c in t]  # this call's cases; a retry runs those not stored yet
     kept = existing[existing["case_id"].isin(done)] if len(existing) else existing  # records this run keeps
-    _check_resume(name, out_dir, kept, code["code_version"], len(todo), allow_mixed_code)
+    _check_resume(name, out_dir, kept, code["code_version"], len(todo), opt.allow_mixed_code)
     n_retried = sum(c.case_id in stored for c in todo)
-    context = {
-        "paper": experiment.get("paper"),
-        "scale": experiment.get("scale"),
-        "code_version": code["code_version"],
-        "config_hash": stable_hash(experiment),
-        # active learning: the runner's convergence rule and the per-step metrics
-        "early_stop": experiment.get("early_stop"),
-        "trace_metrics": experiment.get("trace_metrics"),
-        # what the records keep besides the metrics (execute.RECORD_OPTIONS)
-        "record": experiment.get("record"),
-        # a loky worker exits when this process dies (execute.die_with_parent); not stored
-        "driver_pid": os.getpid() if backend in ("loky", "multiprocessing") else None,
-    }
-    # what builds each name (not stored here: run.json's config names each algorithm's _target_)
-    work = {**context, "targets": targets}
+    # what every task needs besides its cases; a loky worker exits when this process dies (driver_pid,
+    # execute.die_with_parent)
+    work = {**spec.worker_context(), "code_version": code["code_version"],
+            "driver_pid": os.getpid() if opt.backend in ("loky", "multiprocessing") else None}
+    recorded = spec.to_json()
+    grid = recorded.pop("grid")  # written last: the bookkeeping stays at the top of run.json
     info = {
-        "experiment": name, "scale": experiment.get("scale"), **context, "n_cases": len(cases),
+        **recorded, "code_version": code["code_version"], "n_cases": len(cases),
         "status": "running", "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "n_pending": len(todo), "n_retried": n_retried,
-        "runner": {"backend": backend, "n_jobs": n_jobs, "address": address, "max_retries": max_retries,
-                   "retry_errors": retry_errors},
-        "git": code, "machine": machine(), "packages": package_versions(), "config": config,
+        "n_pending": len(todo), "n_retried": n_retried, "runner": asdict(opt),
+        "git": code, "machine": machine(), "packages": package_versions(),
     }
     # the runs that made the records this grid keeps: their wall times add up (issue 32)
-    before = earlier_runs(previous) if done & set(case_ids) else []
+    before = earlier_runs(previous) if done & grid_ids else []
     # nothing to run after a finished run: run.json stays that of the runs that made the records
     keep = not todo and bool(before) and previous.get("status") == "finished"
     this_run = {"started_at": info["started_at"], "finished_at": None, "wall_seconds": 0.0, "n_run": 0,
@@ -369,46 +352,46 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
     def progress_write(seconds: float, n_stored: int, status: str = "running") -> None:
         this_run.update(wall_seconds=round(seconds, 3), n_run=n_stored, status=status)
         info.update(runs=[*before, this_run], wall_seconds=total_wall_seconds([*before, this_run]))
-        write_text_atomic(out_dir / "run.json", json.dumps(info, indent=2, default=str))
+        write_text_atomic(out_dir / "run.json", dumps_run_info({**info, "grid": grid}))
 
     if not keep:
         progress_write(0.0, 0)
     n_pending = len(todo)
-    log.info("%s: %d cases, %d done, %d to run%s", name, len(cases), len(done & set(case_ids)), n_pending,
+    log.info("%s: %d cases, %d done, %d to run%s", name, len(cases), len(done & grid_ids), n_pending,
              f" ({n_retried} of them after an error)" if n_retried else
              (f"; {n_retried_ids} in error (runner.retry_errors=true runs them again)" if n_retried_ids else ""))
     worker_peaks: dict = {}
     if tasks:
         # Compile the kernels in this process first: numba caches them on
         # disk, so workers load instead of compiling side by side.
-        warm_up(experiment["algorithms"])
-        bar = tqdm(total=n_pending, desc=name, unit="case", disable=not progress, smoothing=0.05)
+        warm_up(spec.algorithms)
+        bar = tqdm(total=n_pending, desc=name, unit="case", disable=not opt.progress, smoothing=0.05)
         try:
-            with _backend(backend, address, local_cluster, wait_for_workers) as worker_lost:
-                for attempt in range(max_retries + 1):
+            with _backend(opt.backend, opt.address, opt.local_cluster, opt.wait_for_workers) as worker_lost:
+                for attempt in range(opt.max_retries + 1):
                     try:
-                        _run_tasks(tasks, work, store, bar, n_jobs, backend, worker_peaks,
+                        _run_tasks(tasks, work, store, bar, opt.n_jobs, opt.backend, worker_peaks,
                                    on_stored=lambda n: progress_write(time.perf_counter() - t_start, n))
                         break
                     except worker_lost as exc:
                         # The stored records stay; whatever was in flight is run again.
-                        now = store.done_ids(retry_errors=retry_errors)
+                        now = store.done_ids(retry_errors=opt.retry_errors)
                         ran = {c.case_id for c in todo} - now  # not stored yet (or still only as an old error)
                         tasks = _by_instance(c for c in todo if c.case_id in ran)
                         n_left = sum(len(t) for t in tasks)
-                        if attempt == max_retries:
+                        if attempt == opt.max_retries:
                             raise SweepInterrupted(
                                 f"{name}: a worker died ({type(exc).__name__}: {exc}) and kept dying in "
-                                f"{max_retries} retries; {n_pending - n_left} of {n_pending} cases are stored, "
+                                f"{opt.max_retries} retries; {n_pending - n_left} of {n_pending} cases are stored, "
                                 f"{n_left} are not. Rerun the same command to resume."
                             ) from exc
                         log.warning("%s: a worker died (%s); running the %d cases not stored yet again (retry %d of %d)",
-                                    name, type(exc).__name__, n_left, attempt + 1, max_retries)
+                                    name, type(exc).__name__, n_left, attempt + 1, opt.max_retries)
         finally:
             bar.close()
     df = store.consolidate()
     if len(df):
-        df = df[df["case_id"].isin(set(case_ids))].reset_index(drop=True)
+        df = df[df["case_id"].isin(grid_ids)].reset_index(drop=True)
     seconds = time.perf_counter() - t_start
     result = SweepResult(df, out_dir, len(cases), n_pending, seconds, code["code_version"], n_retried)
     errors = result.n_errors
@@ -426,7 +409,7 @@ def _locked_sweep(experiment, cases, case_ids, out_dir, t_start, code, config, *
     })
     this_run["finished_at"] = info["finished_at"]
     progress_write(seconds, n_pending, status="finished")  # wall_seconds: the earlier runs' and this one's
-    result.provenance = info
+    result.provenance = {**info, "grid": grid}
     return result
 
 
