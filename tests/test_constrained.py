@@ -13,9 +13,11 @@ from ccexp.algorithms.constrained import _forest_kernels as K
 from ccexp.algorithms.constrained import (
     COPKMeans,
     COPRF,
+    E2CP,
     constraint_matrix,
     e2cp_adjust,
     e2cp_propagate,
+    scale_propagation,
     impose_constraints,
     njw_spectral,
     scale_symmetric,
@@ -324,6 +326,34 @@ def test_e2cp_closed_form_matches_the_iterated_propagation(alpha):
     np.testing.assert_allclose(F, F_ref, atol=1e-10)
     np.testing.assert_allclose(e2cp_adjust(W, F), Wt_ref, atol=1e-10)
     assert np.all(np.abs(F) <= 1 + 1e-12)
+
+
+def test_e2cp_f_scale_max_rescales_the_propagation_to_unit_magnitude():
+    """f_scale="max": F* / max|F*| by hand; an all-zero F* stays zero; the default leaves F* as it is."""
+    F = np.array([[0.0, 0.02, -0.05], [0.02, 0.0, 0.01], [-0.05, 0.01, 0.0]])
+    np.testing.assert_allclose(scale_propagation(F, "max"), F / 0.05)
+    assert scale_propagation(F) is F
+    np.testing.assert_array_equal(scale_propagation(np.zeros((2, 2)), "max"), np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="f_scale"):
+        scale_propagation(F, "sum")
+    # a must-link pair at full strength is joined with affinity 1, a cannot-link cut to 0
+    W = np.full((3, 3), 0.5)
+    Wt = e2cp_adjust(W, scale_propagation(F, "max"))
+    assert Wt[0, 2] == 0.0 and 0.5 < Wt[0, 1] < 1.0
+
+
+def test_e2cp_default_f_scale_is_none_and_a_bad_f_scale_is_refused():
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(0, 1.0, (20, 2)), rng.normal(1.5, 1.0, (20, 2))])
+    ml = np.array([[0, 1], [20, 21], [2, 3]])
+    cl = np.array([[0, 20], [1, 25], [5, 30]])
+    a = E2CP(n_clusters=2, random_state=0).fit(X, must_link=ml, cannot_link=cl).labels_
+    b = E2CP(n_clusters=2, random_state=0, f_scale="none").fit(X, must_link=ml, cannot_link=cl).labels_
+    np.testing.assert_array_equal(a, b)
+    c = E2CP(n_clusters=2, random_state=0, f_scale="max").fit(X, must_link=ml, cannot_link=cl).labels_
+    assert sorted(set(c)) == [0, 1]
+    with pytest.raises(ValueError, match="f_scale"):
+        E2CP(n_clusters=2, f_scale="sum").fit(X, must_link=ml, cannot_link=cl)
 
 
 def test_constraint_matrices_by_hand():

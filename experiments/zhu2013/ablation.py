@@ -17,6 +17,8 @@ with the reason it was tried):
 ``spectral``
     Item 7, the Gaussian k-NN graph shared by SPClust, SL and E2CP: k, the
     bandwidth rule and the spectral embedding's Laplacian.
+``e2cp``
+    E2CP's propagation (hzhu4): F* rescaled to max |F*| = 1, the weight a.
 ``cop_kmeans``
     Item 8, COP-KMeans' failures: visiting order and restarts.
 
@@ -49,8 +51,8 @@ from ccexp.report.zhu2013 import PAPER, ari_curves, area_table, area_sems, count
 from ccexp.runner.config import experiment_cases
 from ccexp.runner.execute import build_problem
 
-#: study -> algorithms, variants (name -> (parameters, reason)).  ``"N/10"`` as
-#: ``n_neighbors`` is resolved per dataset (round(N / 10)).
+#: study -> algorithms, variants (name -> (parameters, reason)).  ``"N/10"`` and ``"N-1"`` as
+#: ``n_neighbors`` are resolved per dataset (round(N / 10); N - 1, every other point).
 STUDIES = {
     "forest": {
         "algorithms": ["forest_e2cp", "cop_rf"],
@@ -67,6 +69,13 @@ STUDIES = {
             # second round: per-node pseudo points never make a node pure, so phi stops the growth
             "pseudo_node_leaf_5": ({"pseudo": "node", "leaf_size": 5}, "pseudo_node, stopped at phi = 5"),
             "pseudo_node_leaf_20": ({"pseudo": "node", "leaf_size": 20}, "pseudo_node, stopped at phi = 20"),
+            # third round (hzhu4): the synthetic class of Breiman's own unsupervised forest
+            "pseudo_marginal": ({"pseudo": "marginal"}, "Breiman's unsupervised forest (the paper's [2]; Shi and "
+                                                        "Horvath 2006) draws the synthetic class from the product "
+                                                        "of the features' marginals, not uniformly"),
+            "pseudo_cltree": ({"pseudo": "cltree"}, "CLTree (the paper's [7]) as Liu et al. count them: uniform in "
+                                                    "the node's region, inherited from the parent, topped up to "
+                                                    "the node's real points"),
             "pseudo_node_cl_split": ({"pseudo": "node", "cl_rule": "split"},
                                      "pseudo_node with Algorithm 1's cannot-link rule as written (COP-RF only)"),
         },
@@ -84,6 +93,24 @@ STUDIES = {
             "bw_fixed": ({"bandwidth": "fixed"}, "exp(-d^2), scikit-learn's SpectralClustering default"),
             "lap_rw": ({"laplacian": "rw"}, "Shi and Malik's normalised cut"),
             "lap_unnormalized": ({"laplacian": "unnormalized"}, "D - W, unnormalised spectral clustering"),
+            # third round (hzhu4): NJW's own affinity, the paper's [10] for SPClust, is fully connected
+            "k_full": ({"n_neighbors": "N-1"}, "NJW (the paper's [10]) form A_ij = exp(-|x_i - x_j|^2 / 2 s^2) "
+                                               "on all pairs, no k-NN graph (s: our rule at k = N - 1)"),
+            "k_full_median": ({"n_neighbors": "N-1", "bandwidth": "median"},
+                              "NJW's full affinity with s = the median distance"),
+            "k_full_local": ({"n_neighbors": "N-1", "bandwidth": "local"},
+                             "NJW's full affinity with local scaling (self-tuning spectral clustering)"),
+        },
+    },
+    "e2cp": {
+        "algorithms": ["e2cp", "forest_e2cp"],
+        "variants": {
+            "default": ({}, "F* of the closed form as it is (|F*| <= 0.13 on these data), a = 0.8"),
+            "f_max": ({"f_scale": "max"}, "Lu and Ip's adjustment reads f*_ij in [-1, 1] as a constraint's "
+                                          "strength; F* / max|F*| gives it that range (as ekrim/robust-clust's "
+                                          "E2CP does)"),
+            "alpha_0.5": ({"alpha": 0.5}, "a is not stated by Zhu et al."),
+            "alpha_0.99": ({"alpha": 0.99}, "as alpha_0.5: propagation close to the graph's smoothest direction"),
         },
     },
     "cop_kmeans": {
@@ -113,7 +140,8 @@ def instances(experiment: str, datasets, trials: int):
 
 
 def resolve(params: dict, n: int) -> dict:
-    return {k: (max(1, round(n / 10)) if v == "N/10" else v) for k, v in params.items()}
+    named = {"N/10": max(1, round(n / 10)), "N-1": n - 1}
+    return {k: (named[v] if isinstance(v, str) and v in named else v) for k, v in params.items()}
 
 
 def fit_one(case, params: dict, problem, y) -> dict:

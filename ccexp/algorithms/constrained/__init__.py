@@ -7,7 +7,7 @@ pairwise objective (violated constraints) is :mod:`ccexp.objectives.pairwise`.
 
 from .cop_kmeans import COPKMeans
 from .cop_rf import COPRF
-from .e2cp import E2CP, ForestE2CP, constraint_matrix, e2cp_adjust, e2cp_propagate
+from .e2cp import E2CP, ForestE2CP, constraint_matrix, e2cp_adjust, e2cp_propagate, scale_propagation
 from .forest import forest_affinity
 from .spectral import SpectralClustering, njw_spectral, scale_symmetric
 from .spectral_learning import SpectralLearning, impose_constraints
@@ -22,6 +22,7 @@ __all__ = [
     "constraint_matrix",
     "e2cp_adjust",
     "e2cp_propagate",
+    "scale_propagation",
     "forest_affinity",
     "impose_constraints",
     "njw_spectral",

@@ -13,6 +13,32 @@ import numpy as np
 from numba import njit
 
 
+@njit(cache=True, inline="always")
+def _bootstrap(X, n_pseudo):
+    """n draws with replacement from the rows of ``X`` (numba's generator, seeded by the caller): the distinct
+    in-bag rows first in ``Xs`` with their multiplicity in ``ws``, room left for ``n_pseudo`` rows after them."""
+    n, d = X.shape
+    counts = np.zeros(n, dtype=np.int64)
+    for _ in range(n):
+        counts[np.random.randint(0, n)] += 1
+    local = -np.ones(n, dtype=np.int64)
+    m_real = 0
+    for i in range(n):
+        if counts[i] > 0:
+            local[i] = m_real
+            m_real += 1
+    m = m_real + n_pseudo
+    Xs = np.empty((m, d))
+    ws = np.ones(m)
+    cls = np.zeros(m, dtype=np.int64)
+    for i in range(n):
+        r = local[i]
+        if r >= 0:
+            Xs[r] = X[i]
+            ws[r] = counts[i]
+    return Xs, ws, cls, local, m_real
+
+
 @njit(cache=True)
 def draw_tree_sample(X, lo, hi, n_pseudo, seed):
     """Bootstrap the real points and draw pseudo points (one tree's training set).
@@ -43,28 +69,51 @@ def draw_tree_sample(X, lo, hi, n_pseudo, seed):
     """
     np.random.seed(seed)
     n, d = X.shape
-    counts = np.zeros(n, dtype=np.int64)
-    for _ in range(n):
-        counts[np.random.randint(0, n)] += 1
-    local = -np.ones(n, dtype=np.int64)
-    m_real = 0
-    for i in range(n):
-        if counts[i] > 0:
-            local[i] = m_real
-            m_real += 1
+    Xs, ws, cls, local, m_real = _bootstrap(X, n_pseudo)
     m = m_real + n_pseudo
-    Xs = np.empty((m, d))
-    ws = np.ones(m)
-    cls = np.zeros(m, dtype=np.int64)
-    for i in range(n):
-        r = local[i]
-        if r >= 0:
-            Xs[r] = X[i]
-            ws[r] = counts[i]
     for r in range(m_real, m):
         cls[r] = 1
         for f in range(d):
             Xs[r, f] = lo[f] + (hi[f] - lo[f]) * np.random.random()
+    return Xs, ws, cls, local
+
+
+@njit(cache=True)
+def draw_tree_sample_marginal(X, n_pseudo, seed):
+    """As :func:`draw_tree_sample`, with Breiman's synthetic class instead of uniform pseudo points.
+
+    Breiman's unsupervised random forest (the paper's reference [2]; Breiman
+    and Cutler's manual, "unsupervised learning"; Shi and Horvath 2006)
+    draws each coordinate of a synthetic point independently from the
+    empirical distribution of that feature over the real points (the
+    product of the marginals), so the forest can only separate the classes
+    through the features' dependence.  An ablation variant (issue 34,
+    item 6); the same bootstrap draws as :func:`draw_tree_sample` with the
+    same seed, then one random row per coordinate.
+
+    Parameters
+    ----------
+    X : float64 (n, d)
+    n_pseudo : int
+    seed : int
+
+    Returns
+    -------
+    Xs, ws, cls, local
+        As :func:`draw_tree_sample`.
+
+    Notes
+    -----
+    O(n d + n_pseudo d).
+    """
+    np.random.seed(seed)
+    n, d = X.shape
+    Xs, ws, cls, local, m_real = _bootstrap(X, n_pseudo)
+    m = m_real + n_pseudo
+    for r in range(m_real, m):
+        cls[r] = 1
+        for f in range(d):
+            Xs[r, f] = X[np.random.randint(0, n), f]
     return Xs, ws, cls, local
 
 

@@ -106,13 +106,17 @@ def _draw_oblique(feats, cand_f, cand_w):
 
 
 @njit(cache=True, inline="always")
-def _node_values(Xs, rows, vals, cand_f, cand_w, lo_f, hi_f, n_ps):
-    """``vals[:k]``: the projections of the node's ``rows``, then ``n_ps`` pseudo points in their bounding box; k."""
+def _node_values(Xs, rows, vals, cand_f, cand_w, lo_f, hi_f, n_ps, box):
+    """``vals[:k]``: the projections of the node's ``rows``, then ``n_ps`` pseudo points in their bounding box
+    (or, when ``box[0, 0] <= box[1, 0]``, in the node's region ``box``: rows lower and upper bounds); k."""
     for q in range(rows.shape[0]):
         vals[q] = _project(Xs, rows[q], cand_f, cand_w)
     k = rows.shape[0]
     if n_ps > 0:
         for l in range(cand_f.shape[0]):
+            if box[0, 0] <= box[1, 0]:
+                lo_f[l], hi_f[l] = box[0, cand_f[l]], box[1, cand_f[l]]
+                continue
             lo_f[l], hi_f[l] = np.inf, -np.inf
             for q in range(rows.shape[0]):
                 x = Xs[rows[q], cand_f[l]]
@@ -160,7 +164,7 @@ def _random_cut(v_s, gains, k):
 
 
 @njit(cache=True, inline="always")
-def _best_general_cut(sample, pairs, g, sc, cand, node, opts, n_ps):
+def _best_general_cut(sample, pairs, g, sc, cand, node, opts, n_ps, box):
     """Algorithm 1 at ``node`` under the variant ``opts``: ``(found, threshold)``, the direction in ``cand.best_*``."""
     Xs, ws, cls = sample
     ml, cl = pairs[0], pairs[1]
@@ -179,7 +183,7 @@ def _best_general_cut(sample, pairs, g, sc, cand, node, opts, n_ps):
         else:
             cand_f[0] = feats[j]
             cand_w[0] = 1.0
-        k = _node_values(Xs, rows, vals, cand_f, cand_w, lo_f, hi_f, n_ps)
+        k = _node_values(Xs, rows, vals, cand_f, cand_w, lo_f, hi_f, n_ps, box)
         # sorted values, weights, classes and sample rows (-1: a pseudo point), the rows' ranks
         order = np.argsort(vals[:k])
         for q in range(k):
@@ -192,7 +196,7 @@ def _best_general_cut(sample, pairs, g, sc, cand, node, opts, n_ps):
             else:
                 w_s[q], c_s[q], src[q] = 1.0, 1, -1
         _split_gains(v_s[:k], w_s[:k], c_s[:k], gains[:k])
-        if opts[2] == 1:
+        if opts[2] >= 1:
             _real_cuts_only(src, gains, k)
         thr_rand = 0.0
         if rand_thr:
@@ -206,6 +210,20 @@ def _best_general_cut(sample, pairs, g, sc, cand, node, opts, n_ps):
             best_pw[:] = cand_w
             best_thr = thr_rand if rand_thr else midpoint(v_s, p)
     return found, best_thr
+
+
+@njit(cache=True, inline="always")
+def _split_region(boxes, inherited, node, lc, rc, f, thr, n_ps):
+    """CLTree's children: the node's region cut at ``thr`` along feature ``f``, its ``n_ps`` pseudo points shared
+    in proportion to the two sides' lengths (uniform in the region)."""
+    boxes[lc] = boxes[node]
+    boxes[rc] = boxes[node]
+    lo, hi = boxes[node, 0, f], boxes[node, 1, f]
+    frac = 0.5 if not hi > lo else min(1.0, max(0.0, (thr - lo) / (hi - lo)))
+    boxes[lc, 1, f] = thr
+    boxes[rc, 0, f] = thr
+    inherited[lc] = n_ps * frac
+    inherited[rc] = n_ps * (1.0 - frac)
 
 
 @njit(cache=True, inline="always")
@@ -240,7 +258,8 @@ def grow_tree_general(sample, pairs, opts, seed):
         (q, 2), and the pairs the root split must respect, bool (p,) and
         (q,) (the filtered subset S_t).
     opts : int64 (6,)
-        ``mtry, cl_rule, pseudo, oblique, random_threshold, leaf_size``.
+        ``mtry, cl_rule, pseudo, oblique, random_threshold, leaf_size``
+        (``pseudo``: 0 per tree, 1 per node, 2 CLTree's regions).
     seed : int
 
     Returns
@@ -264,7 +283,7 @@ def grow_tree_general(sample, pairs, opts, seed):
     """
     np.random.seed(seed)
     Xs, ws, cls = sample
-    node_pseudo, leaf_size = opts[2] == 1, opts[5]
+    node_pseudo, region, leaf_size = opts[2] >= 1, opts[2] == 2, opts[5]
     m_all, d = Xs.shape
     m = m_all
     if node_pseudo:  # real rows only (they come first in a tree sample)
@@ -280,6 +299,19 @@ def grow_tree_general(sample, pairs, opts, seed):
     sc = cut_scratch(m, big, d)
     cand = oblique_scratch(big, L)
     cap = 2 * m + 1
+    # per-node regions (CLTree, opts[2] == 2): rows lower / upper bounds, the root's the real rows' box;
+    # an empty box (lower > upper) tells _node_values to use the node's real rows' box instead
+    boxes = np.empty((cap if region else 1, 2, d))
+    boxes[:, 0, :] = 1.0
+    boxes[:, 1, :] = 0.0
+    inherited = np.zeros(cap if region else 1)
+    if region:
+        for f in range(d):
+            boxes[0, 0, f], boxes[0, 1, f] = np.inf, -np.inf
+            for r in range(m):
+                boxes[0, 0, f] = min(boxes[0, 0, f], Xs[r, f])
+                boxes[0, 1, f] = max(boxes[0, 1, f], Xs[r, f])
+        inherited[0] = total_w
     proj_f = -np.ones((cap, L), dtype=np.int64)
     proj_w = np.zeros((cap, L))
     threshold = np.zeros(cap)
@@ -290,12 +322,17 @@ def grow_tree_general(sample, pairs, opts, seed):
             if not (leaf_size > 1 and real_w <= leaf_size):
                 node_pairs(pairs, g, node)
                 n_ps = int(real_w + 0.5) if node_pseudo else 0
-                found, thr = _best_general_cut(sample, pairs, g, sc, cand, node, opts, n_ps)
+                if region:  # CLTree: the inherited pseudo points, topped up to the node's real points
+                    n_ps = max(n_ps, int(inherited[node] + 0.5))
+                found, thr = _best_general_cut(sample, pairs, g, sc, cand, node, opts, n_ps, boxes[node])
                 if found:  # else no valid split: a leaf
                     proj_f[node] = cand.best_pf
                     proj_w[node] = cand.best_pw
                     threshold[node] = thr
                     branch(g, node, _partition_projection(Xs, g, node, cand.best_pf, cand.best_pw, thr))
+                    if region:
+                        _split_region(boxes, inherited, node, g.left[node], g.right[node], cand.best_pf[0], thr,
+                                      n_ps)
         node = next_node(g)
     n = g.count[N_NODES]
     return (proj_f[:n].copy(), proj_w[:n].copy(), threshold[:n].copy(), g.left[:n].copy(), g.right[:n].copy(),

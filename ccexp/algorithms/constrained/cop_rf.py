@@ -49,8 +49,10 @@ class COPRF(PairwiseEstimator):
     n_init : int
         k-means restarts of the spectral step.
     random_state : int or None
-    pseudo : {"tree", "node"}
-        Pseudo points drawn once per tree (the default) or per node (CLTree).
+    pseudo : {"tree", "node", "marginal", "cltree"}
+        Uniform pseudo points drawn once per tree (the default), per node in
+        its real points' box, once per tree from the features' marginals
+        (Breiman), or per node in its region as CLTree counts them.
     cuts : {"axis", "oblique"}
         Axis-aligned cuts (Equation 2, the default) or Forest-RC's random
         linear combinations.

@@ -63,6 +63,29 @@ def e2cp_propagate(W: np.ndarray, Z: np.ndarray, alpha: float = 0.8) -> np.ndarr
     return (1.0 - alpha) ** 2 * F
 
 
+#: How F* enters the adjustment: as the closed form gives it (the default), or divided by its largest magnitude so
+#: that the strongest propagated constraint is +-1 (issue 34's ablation, experiments/zhu2013/README.md).
+F_SCALES = ("none", "max")
+
+
+def scale_propagation(F: np.ndarray, f_scale: str = "none") -> np.ndarray:
+    """F* as given (``"none"``) or F* / max |F*| (``"max"``; unchanged when F* is all zero).
+
+    Lu and Ip's adjustment reads f*_ij in [-1, 1] as the strength of a
+    propagated must-link (> 0) or cannot-link (< 0).  The closed form's
+    (1 - a)^2 factor keeps |F*| far below 1 (at most 0.06-0.13 on Zhu et
+    al.'s five UCI datasets with a = 0.8), so the adjusted affinity stays
+    within a few per cent of W; ``"max"`` rescales it to the full range.
+    """
+    if f_scale not in F_SCALES:
+        raise ValueError(f"f_scale must be one of {F_SCALES}, got {f_scale!r}")
+    if f_scale == "max":
+        top = float(np.abs(F).max())
+        if top > 0:
+            return F / top
+    return F
+
+
 def e2cp_adjust(W: np.ndarray, F: np.ndarray) -> np.ndarray:
     """The constraint-adjusted affinity of Lu and Ip (Section 4 of their paper)."""
     return np.where(F >= 0, 1.0 - (1.0 - F) * (1.0 - W), (1.0 + F) * W)
@@ -78,6 +101,7 @@ class _E2CPBase(PairwiseEstimator):
         W, extra = self._base_affinity(Xs, self.random_state)
         t1 = time.perf_counter()
         F = e2cp_propagate(W, constraint_matrix(Xs.shape[0], ml, cl), float(self.alpha))
+        F = scale_propagation(F, self.f_scale)
         Wt = e2cp_adjust(W, F)
         np.fill_diagonal(Wt, 0.0)
         t2 = time.perf_counter()
@@ -107,6 +131,10 @@ class E2CP(_E2CPBase):
     bandwidth, laplacian
         As :class:`~.spectral.SpectralClustering` (issue 34's ablation; the
         defaults are SPClust's, so the three share one graph).
+    f_scale : {"none", "max"}
+        F* as the closed form gives it (the default) or rescaled to
+        max |F*| = 1 before the adjustment (:func:`scale_propagation`;
+        issue 34's ablation).
 
     Attributes
     ----------
@@ -116,10 +144,11 @@ class E2CP(_E2CPBase):
     _parameter_constraints = {
         **COMMON_CONSTRAINTS, "alpha": [Interval(Real, 0, 1, closed="left")], "n_neighbors": [POSITIVE_INT],
         "bandwidth": [StrOptions(set(BANDWIDTHS))], "laplacian": [StrOptions(set(LAPLACIANS))],
+        "f_scale": [StrOptions(set(F_SCALES))],
     }
 
     def __init__(self, n_clusters=None, alpha=0.8, n_neighbors=10, scale="symmetric", n_init=10, random_state=None,
-                 bandwidth="mean_kth", laplacian="sym"):
+                 bandwidth="mean_kth", laplacian="sym", f_scale="none"):
         self.n_clusters = n_clusters
         self.alpha = alpha
         self.n_neighbors = n_neighbors
@@ -128,6 +157,7 @@ class E2CP(_E2CPBase):
         self.random_state = random_state
         self.bandwidth = bandwidth
         self.laplacian = laplacian
+        self.f_scale = f_scale
 
     def _base_affinity(self, Xs, random_state):
         return gaussian_knn_affinity(Xs, self.n_neighbors, bandwidth=self.bandwidth), {}
@@ -156,6 +186,8 @@ class ForestE2CP(_E2CPBase):
     pseudo, cuts, threshold, leaf_size
         The tree variants of issue 34's ablation, as :class:`~.cop_rf.COPRF`
         (defaults: per-tree pseudo points, axis-aligned midpoint cuts, phi = 1).
+    f_scale : {"none", "max"}
+        As :class:`E2CP`.
     """
 
     _parameter_constraints = {
@@ -168,10 +200,12 @@ class ForestE2CP(_E2CPBase):
         "cuts": [StrOptions(set(CUTS))],
         "threshold": [StrOptions(set(THRESHOLDS))],
         "leaf_size": [POSITIVE_INT],
+        "f_scale": [StrOptions(set(F_SCALES))],
     }
 
     def __init__(self, n_clusters=None, alpha=0.8, n_trees=1000, mtry=None, n_neighbors=None, scale="symmetric",
-                 n_init=10, random_state=None, pseudo="tree", cuts="axis", threshold="midpoint", leaf_size=1):
+                 n_init=10, random_state=None, pseudo="tree", cuts="axis", threshold="midpoint", leaf_size=1,
+                 f_scale="none"):
         self.n_clusters = n_clusters
         self.alpha = alpha
         self.n_trees = n_trees
@@ -184,6 +218,7 @@ class ForestE2CP(_E2CPBase):
         self.cuts = cuts
         self.threshold = threshold
         self.leaf_size = leaf_size
+        self.f_scale = f_scale
 
     def _base_affinity(self, Xs, random_state):
         A, info = forest_affinity(Xs, n_trees=self.n_trees, mtry=self.mtry, n_filter=0, random_state=random_state,

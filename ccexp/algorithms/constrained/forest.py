@@ -21,11 +21,12 @@ import numpy as np
 
 from ..._validation import check_features, check_positive_int, check_random_state, unknown_name_error
 from . import _forest_kernels as K
+from ._forest_sample import draw_tree_sample_marginal
 from ._forest_variants import apply_tree_general, grow_tree_general
 
 CL_RULES = {"split": 0, "leaf": 1}
 #: The tree variants of the ablation (issue 34, item 6; :mod:`._forest_variants`), the paper's reading first.
-PSEUDO = {"tree": 0, "node": 1}
+PSEUDO = {"tree": 0, "node": 1, "marginal": 2, "cltree": 3}
 CUTS = {"axis": 0, "oblique": 1}
 THRESHOLDS = {"midpoint": 0, "random": 1}
 
@@ -73,11 +74,18 @@ def forest_affinity(
     cl_rule : {"split", "leaf"}
         How a cannot-link pair constrains a split (see
         :mod:`._forest_kernels`; experiments/zhu2013/README.md).
-    pseudo : bool or {"tree", "node"}
+    pseudo : bool or {"tree", "node", "marginal", "cltree"}
         ``True`` / ``"tree"``: n uniform pseudo points per tree in the data's
         bounding box (the pseudo two-class problem, Section II-B); ``"node"``:
         drawn afresh at every node in the bounding box of its real points,
-        as many as it holds real samples (CLTree); ``False``: none.
+        as many as it holds real samples (CLTree); ``"marginal"``: n pseudo
+        points per tree, each coordinate drawn from that feature's real
+        values (Breiman's synthetic class, the paper's [2];
+        :func:`~._forest_sample.draw_tree_sample_marginal`); ``"cltree"``:
+        per node in the node's region, as many as inherited from its parent
+        (shared by the lengths on each side of its cut), at least its real
+        samples (CLTree's bookkeeping, axis-aligned cuts only;
+        :mod:`._forest_variants`); ``False``: none.
     random_state : int, Generator or None
         Seeds one integer per tree (and per kernel), so a forest is a
         function of its inputs and the seed.
@@ -124,14 +132,16 @@ def forest_affinity(
         raise unknown_name_error("pseudo", pseudo, [*PSEUDO, "none"])
     if cuts not in CUTS:
         raise unknown_name_error("cuts", cuts, CUTS)
+    if pseudo_mode == "cltree" and cuts != "axis":
+        raise ValueError(f"pseudo='cltree' needs cuts='axis' (regions are boxes), got cuts={cuts!r}")
     if threshold not in THRESHOLDS:
         raise unknown_name_error("threshold", threshold, THRESHOLDS)
     leaf_size = check_positive_int(leaf_size, "leaf_size")
-    general = pseudo_mode == "node" or cuts != "axis" or threshold != "midpoint" or leaf_size > 1
+    general = pseudo_mode in ("node", "cltree") or cuts != "axis" or threshold != "midpoint" or leaf_size > 1
     ml = np.ascontiguousarray(np.empty((0, 2)) if must_link is None else must_link, dtype=np.int64).reshape(-1, 2)
     cl = np.ascontiguousarray(np.empty((0, 2)) if cannot_link is None else cannot_link, dtype=np.int64).reshape(-1, 2)
     rule = CL_RULES[cl_rule]
-    opts = np.array([mtry, rule, PSEUDO.get(pseudo_mode, 0), CUTS[cuts], THRESHOLDS[threshold], leaf_size],
+    opts = np.array([mtry, rule, {"node": 1, "cltree": 2}.get(pseudo_mode, 0), CUTS[cuts], THRESHOLDS[threshold], leaf_size],
                     dtype=np.int64)
     lo, hi = X.min(axis=0), X.max(axis=0)
     seeds = check_random_state(random_state).integers(0, 2**31 - 1, size=(n_trees, 3))
@@ -140,7 +150,10 @@ def forest_affinity(
     n_leaves = n_cons = n_kept = 0
     for t in range(n_trees):
         t0 = time.perf_counter()
-        Xs, ws, cls, local = K.draw_tree_sample(X, lo, hi, 0 if pseudo_mode == "none" else n, seeds[t, 0])
+        if pseudo_mode == "marginal":
+            Xs, ws, cls, local = draw_tree_sample_marginal(X, n, seeds[t, 0])
+        else:
+            Xs, ws, cls, local = K.draw_tree_sample(X, lo, hi, 0 if pseudo_mode == "none" else n, seeds[t, 0])
         sample = (Xs, ws, cls)
         ml_t, _ = K.local_pairs(ml, local)
         cl_t, _ = K.local_pairs(cl, local)
@@ -188,3 +201,5 @@ def warmup() -> None:
         forest_affinity(X, [[0, 1], [2, 3]], [[0, 5], [1, 7]], n_trees=2, n_filter=3, cl_rule=rule, random_state=0)
     forest_affinity(X, [[0, 1]], [[0, 5]], n_trees=1, n_filter=0, pseudo="node", cuts="oblique", threshold="random",
                     leaf_size=2, random_state=0)
+    forest_affinity(X, n_trees=1, n_filter=0, pseudo="marginal", random_state=0)
+    forest_affinity(X, [[0, 1]], [[0, 5]], n_trees=1, n_filter=0, pseudo="cltree", random_state=0)
