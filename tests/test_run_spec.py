@@ -112,20 +112,26 @@ def _old_run_json(overrides, n_cases=None):
     spec = resolve_run(cfg, overrides)
     config = OmegaConf.to_container(cfg, resolve=True)
     config.pop("hydra", None)
-    return {"experiment": spec.experiment["name"], "scale": spec.scale, "config_hash": "0123456789abcdef",
+    from ccexp.runner.seeding import stable_hash
+
+    return {"experiment": spec.experiment["name"], "scale": spec.scale, "config_hash": stable_hash(spec.placed_experiment()),
             "n_cases": len(spec.expanded) if n_cases is None else n_cases, "wall_seconds": 12.5,
             "runs": [{"wall_seconds": 12.5}], "status": "finished", "config": config}, spec
 
 
-def test_respec_rewrites_a_run_json_of_schema_1_into_the_spec_it_ran():
+def _respec_script():
     import importlib.util
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[1] / "scripts" / "respec_run_json.py"
     loaded = importlib.util.spec_from_file_location("respec_run_json", path)
-    respec = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(respec)
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    return module
 
+
+def test_respec_rewrites_a_run_json_of_schema_1_into_the_spec_it_ran():
+    respec = _respec_script()
     old, resolved = _old_run_json(["experiment=agg_categorical", "experiment.scale=ci"])
     assert "ls_ad_vc" in json.dumps(old)  # the algorithm group's default, recorded though it never ran
     new, _ = respec.respec(old, "ci")
@@ -133,9 +139,25 @@ def test_respec_rewrites_a_run_json_of_schema_1_into_the_spec_it_ran():
     assert spec.case_ids == [c.case_id for c in resolved.expanded]  # the grid python -m ccexp runs
     assert "ls_ad_vc" not in json.dumps(new) and "config" not in new
     # the bookkeeping stays as it was, config_hash too (the records carry it)
-    assert new["wall_seconds"] == 12.5 and new["runs"] == old["runs"] and new["config_hash"] == "0123456789abcdef"
+    assert new["wall_seconds"] == 12.5 and new["runs"] == old["runs"] and new["config_hash"] == old["config_hash"]
     # a stored count the config does not expand to is refused, with one line
-    with pytest.raises(respec.Refused, match="expands to 35 cases .* stored n_cases=34"):
+    with pytest.raises(respec.Refused, match="another number of cases .*: 35, .*: 35.* stored n_cases=34"):
         respec.respec(dict(old, n_cases=34), "ci")
-    with pytest.raises(respec.Refused, match="not cases of the expanded grid"):
+    with pytest.raises(respec.Refused, match="not all cases of the expanded grid"):
         respec.respec(old, "ci", stored_ids={"not-a-case-id"})
+
+
+def test_respec_of_a_variant_takes_the_grid_that_ran_not_the_stored_configs():
+    """The stored config was resolved before the variant was merged: acc_random_init's ``authors`` variant sets
+    ``experiment.preset``, which ``oracle.preset`` interpolates, so the stored oracle says ``paper``. Expanded
+    alone it is another grid of the same size; the script takes today's, whose config_hash is the stored one."""
+    respec = _respec_script()
+    old, resolved = _old_run_json(["experiment=acc_random_init", "experiment.scale=ci", "experiment.variant=authors"])
+    _, stored_cases, _ = respec._from_stored_config(old["config"])
+    ran = [c.case_id for c in resolved.expanded]
+    assert len(stored_cases) == len(ran) and [c.case_id for c in stored_cases] != ran  # the trap
+    new, notes = respec.respec(old, "ci+authors")
+    assert new["grid"]["cases"] and [row[0] for row in new["grid"]["cases"]] == ran
+    assert {o["preset"] for o in new["grid"]["oracles"]} == {"authors"}
+    with pytest.raises(respec.Refused, match="no expansion can be trusted"):
+        respec.respec(dict(old, config_hash="0123456789abcdef"), "ci+authors")
