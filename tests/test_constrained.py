@@ -6,10 +6,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scipy.spatial.distance import cdist
 
 import ccexp
 from ccexp.data import Dataset
 from ccexp.algorithms.constrained import _forest_kernels as K
+from ccexp.algorithms.constrained.e2cp import mean_symmetrize
+from ccexp.algorithms.constrained.spectral import gaussian_knn_affinity, knn_mask, prepare_features
 from ccexp.algorithms.constrained import (
     COPKMeans,
     COPRF,
@@ -354,6 +357,68 @@ def test_e2cp_default_f_scale_is_none_and_a_bad_f_scale_is_refused():
     assert sorted(set(c)) == [0, 1]
     with pytest.raises(ValueError, match="f_scale"):
         E2CP(n_clusters=2, f_scale="sum").fit(X, must_link=ml, cannot_link=cl)
+
+
+def test_e2cp_f_scale_no_factor_divides_by_the_factor_and_clips():
+    """f_scale="no_factor": F* / (1 - a)^2 by hand (a = 0.8: / 0.04), clipped to [-1, 1]; a needed, checked."""
+    F = np.array([[0.0, 0.02, -0.05], [0.02, 0.0, 0.01], [-0.05, 0.01, 0.0]])
+    out = scale_propagation(F, "no_factor", 0.8)
+    np.testing.assert_allclose(out, [[0.0, 0.5, -1.0], [0.5, 0.0, 0.25], [-1.0, 0.25, 0.0]])
+    with pytest.raises(ValueError, match="alpha"):
+        scale_propagation(F, "no_factor")
+    # the unclipped values are the iteration F <- a L F + Z run without the (1 - a) weights
+    rng = np.random.default_rng(2)
+    W = np.triu(rng.random((6, 6)), 1)
+    W = W + W.T
+    Z = constraint_matrix(6, np.array([[0, 1]]), np.array([[2, 5]]))
+    d = W.sum(axis=1)
+    L = W / np.sqrt(np.outer(d, d))
+    Fv = np.zeros_like(Z)
+    for _ in range(2000):
+        Fv = 0.5 * L @ Fv + Z
+    Fh = np.zeros_like(Z)
+    for _ in range(2000):
+        Fh = 0.5 * Fh @ L + Fv
+    np.testing.assert_allclose(e2cp_propagate(W, Z, 0.5) / 0.25, Fh, atol=1e-10)
+
+
+def test_e2cp_mean_symmetrisation_by_hand():
+    """graph_sym="mean": on 0, 1, 3, 8 with k = 1 the pair (0, 1) is mutual (weight kept), 3 -> 1 and 8 -> 3 are
+    one-way (weight halved), as W = (W + W^T) / 2 of the directed 1-NN graph."""
+    X = np.array([[0.0], [1.0], [3.0], [8.0]])
+    W = gaussian_knn_affinity(X, 1)
+    directed = knn_mask(-cdist(X, X), 1, symmetric=False)
+    np.testing.assert_array_equal(np.argwhere(directed), [[0, 1], [1, 0], [2, 1], [3, 2]])
+    Wm = mean_symmetrize(W, directed)
+    expect = np.zeros((4, 4))
+    for i, j, f in ((0, 1, 1.0), (1, 2, 0.5), (2, 3, 0.5)):
+        expect[i, j] = expect[j, i] = f * W[i, j]
+    np.testing.assert_allclose(Wm, expect)
+    assert W[1, 2] > 0 and W[2, 3] > 0
+
+
+def test_e2cp_graph_sym_and_adjust_on_match_the_pipeline_by_hand():
+    """E2CP(graph_sym="mean") and E2CP(adjust_on="lbar") are the documented steps composed by hand; bad names refused."""
+    rng = np.random.default_rng(3)
+    X = np.vstack([rng.normal(0, 1.0, (15, 2)), rng.normal(2.0, 1.0, (15, 2))])
+    ml = np.array([[0, 1], [15, 16]])
+    cl = np.array([[0, 15], [2, 20]])
+    Xs = prepare_features(X, "symmetric")
+    Z = constraint_matrix(30, ml, cl)
+    W = gaussian_knn_affinity(Xs, 10)
+    Wm = mean_symmetrize(W, knn_mask(-cdist(Xs, Xs), 10, symmetric=False))
+    for kw, base, adjusted in (({"graph_sym": "mean"}, Wm, Wm), ({"adjust_on": "lbar"}, W, None)):
+        F = e2cp_propagate(base, Z, 0.8)
+        d = base.sum(axis=1)
+        target = adjusted if adjusted is not None else base / np.sqrt(np.outer(d, d))
+        Wt = e2cp_adjust(target, F)
+        np.fill_diagonal(Wt, 0.0)
+        ref = njw_spectral(Wt, 2, 10, 0)
+        got = E2CP(n_clusters=2, random_state=0, **kw).fit(X, must_link=ml, cannot_link=cl).labels_
+        np.testing.assert_array_equal(got, ref)
+    for kw in ({"graph_sym": "min"}, {"adjust_on": "l"}):
+        with pytest.raises(ValueError, match=next(iter(kw))):
+            E2CP(n_clusters=2, **kw).fit(X, must_link=ml, cannot_link=cl)
 
 
 def test_constraint_matrices_by_hand():

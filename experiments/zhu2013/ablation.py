@@ -18,7 +18,12 @@ with the reason it was tried):
     Item 7, the Gaussian k-NN graph shared by SPClust, SL and E2CP: k, the
     bandwidth rule and the spectral embedding's Laplacian.
 ``e2cp``
-    E2CP's propagation (hzhu4): F* rescaled to max |F*| = 1, the weight a.
+    E2CP's propagation (hzhu4): F* rescaled to max |F*| = 1, the weight a;
+    (hzhu5) the graph's symmetrisation, the (1 - a)^2 factor, the adjusted
+    affinity.
+``e2cp_max``
+    E2CP from F* / max |F*| (hzhu5): a, k, the symmetrisation, the
+    third-party configuration.
 ``cop_kmeans``
     Item 8, COP-KMeans' failures: visiting order and restarts.
 
@@ -111,6 +116,37 @@ STUDIES = {
                                           "E2CP does)"),
             "alpha_0.5": ({"alpha": 0.5}, "a is not stated by Zhu et al."),
             "alpha_0.99": ({"alpha": 0.99}, "as alpha_0.5: propagation close to the graph's smoothest direction"),
+            # fourth round (hzhu5): the rest of Lu and Ip's formulation, one setting at a time
+            "graph_mean": ({"graph_sym": "mean"}, "W = (W + W^T) / 2 on the directed k-NN graph, as both third-party "
+                                                  "E2CPs (ekrim/robust-clust and a copy of it) build Lu and Ip's graph"),
+            "no_factor": ({"f_scale": "no_factor"}, "Zhu et al. call E2CP's propagation the manifold diffusion of "
+                                                    "their [12] (Zhou et al., Ranking on data manifolds), which "
+                                                    "iterates f <- a S f + y without the (1 - a) weight (as "
+                                                    "kernlab's ranking does): F <- a L F + Z each way, clipped to "
+                                                    "[-1, 1] for Lu and Ip's adjustment"),
+            "no_factor_alpha_0.99": ({"f_scale": "no_factor", "alpha": 0.99},
+                                     "no_factor with [12]'s a = 0.99 (kernlab's ranking default)"),
+            "adjust_lbar": ({"adjust_on": "lbar"}, "the adjustment applied to the normalised L = D^-1/2 W D^-1/2 "
+                                                   "the propagation runs on (no source: a sensitivity check)"),
+        },
+    },
+    # fourth round (hzhu5): under F* / max|F*| the weight a and the graph shape how far a constraint spreads
+    # (without the rescaling they mostly scale F*), so the one-at-a-time variants start from f_max
+    "e2cp_max": {
+        "algorithms": ["e2cp"],
+        "variants": {
+            "f_max": ({"f_scale": "max"}, "the starting point: F* / max|F*| (the third-party E2CPs)"),
+            "f_max_alpha_0.6": ({"f_scale": "max", "alpha": 0.6}, "ekrim/robust-clust's E2CP: a = 0.6"),
+            "f_max_alpha_0.1": ({"f_scale": "max", "alpha": 0.1}, "the other third-party E2CP: a = 0.1"),
+            "f_max_alpha_0.99": ({"f_scale": "max", "alpha": 0.99}, "Zhou et al.'s label propagation ([12] of "
+                                                                      "Zhu et al., 'manifold diffusion'): a = 0.99"),
+            "f_max_k_15": ({"f_scale": "max", "n_neighbors": 15}, "ekrim/robust-clust's E2CP: k = 15"),
+            "f_max_k_N/10": ({"f_scale": "max", "n_neighbors": "N/10"}, "'We set k ≈ N/10 for the k nearest "
+                                                                        "neighbour graph' (Section III)"),
+            "f_max_graph_mean": ({"f_scale": "max", "graph_sym": "mean"}, "as graph_mean"),
+            "third_party": ({"f_scale": "max", "alpha": 0.6, "n_neighbors": 15, "graph_sym": "mean"},
+                            "ekrim/robust-clust's E2CP as a whole (k = 15, a = 0.6, mean symmetrisation, "
+                            "F* / max|F*|; its kernel width is not ours)"),
         },
     },
     "cop_kmeans": {

@@ -23,13 +23,14 @@ from numbers import Real
 
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
+from scipy.spatial.distance import cdist
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ...registry import ALGORITHMS
 from .forest import CUTS, PSEUDO, THRESHOLDS, forest_affinity, warmup as forest_warmup
 from .spectral import (
     BANDWIDTHS, COMMON_CONSTRAINTS, LAPLACIANS, POSITIVE_INT, PairwiseEstimator, blas_threads, gaussian_knn_affinity,
-    knn_graph, njw_spectral, prepare_features,
+    knn_graph, knn_mask, njw_spectral, prepare_features,
 )
 
 
@@ -53,9 +54,7 @@ def e2cp_propagate(W: np.ndarray, Z: np.ndarray, alpha: float = 0.8) -> np.ndarr
     if not (0.0 <= alpha < 1.0):
         raise ValueError(f"alpha must be in [0, 1), got {alpha!r}")
     n = W.shape[0]
-    deg = W.sum(axis=1)
-    s = 1.0 / np.sqrt(np.where(deg > 0, deg, 1.0))
-    L = s[:, None] * W * s[None, :]
+    L = normalized_affinity(W)
     with blas_threads(n):
         fac = cho_factor(np.eye(n) - alpha * L)
         F = cho_solve(fac, Z)  # (I - aL)^{-1} Z
@@ -63,19 +62,33 @@ def e2cp_propagate(W: np.ndarray, Z: np.ndarray, alpha: float = 0.8) -> np.ndarr
     return (1.0 - alpha) ** 2 * F
 
 
-#: How F* enters the adjustment: as the closed form gives it (the default), or divided by its largest magnitude so
-#: that the strongest propagated constraint is +-1 (issue 34's ablation, experiments/zhu2013/README.md).
-F_SCALES = ("none", "max")
+#: How F* enters the adjustment: as the closed form gives it (the default), divided by its largest magnitude so
+#: that the strongest propagated constraint is +-1, or without the closed form's (1 - a)^2 factor (clipped to
+#: [-1, 1]) (issue 34's ablation, experiments/zhu2013/README.md).
+F_SCALES = ("none", "max", "no_factor")
+
+#: How the directed k-NN graph is made symmetric before the propagation: an edge of weight w_ij wherever either point
+#: lists the other (``"max"``, the default, SPClust's graph), or W = (W + W^T) / 2, so that a one-way edge keeps half
+#: its weight (``"mean"``, the construction of the third-party E2CPs read for issue 34).
+GRAPH_SYMS = ("max", "mean")
+
+#: The affinity that Lu and Ip's adjustment and the spectral step read: the graph's weights W (the default), or the
+#: normalised L = D^{-1/2} W D^{-1/2} that the propagation runs on (issue 34's sensitivity check, no source).
+ADJUST_ON = ("w", "lbar")
 
 
-def scale_propagation(F: np.ndarray, f_scale: str = "none") -> np.ndarray:
-    """F* as given (``"none"``) or F* / max |F*| (``"max"``; unchanged when F* is all zero).
+def scale_propagation(F: np.ndarray, f_scale: str = "none", alpha: float | None = None) -> np.ndarray:
+    """F* as given (``"none"``), F* / max |F*| (``"max"``) or F* / (1 - a)^2 clipped to [-1, 1] (``"no_factor"``).
 
     Lu and Ip's adjustment reads f*_ij in [-1, 1] as the strength of a
     propagated must-link (> 0) or cannot-link (< 0).  The closed form's
     (1 - a)^2 factor keeps |F*| far below 1 (at most 0.06-0.13 on Zhu et
     al.'s five UCI datasets with a = 0.8), so the adjusted affinity stays
-    within a few per cent of W; ``"max"`` rescales it to the full range.
+    within a few per cent of W; ``"max"`` rescales it to the full range
+    (unchanged when F* is all zero); ``"no_factor"`` is the propagation
+    iterated without the (1 - a) weights (F <- a L F + Z), which can exceed
+    1 in magnitude and is clipped so that the adjusted affinity stays in
+    [0, 1].  ``alpha`` is required for ``"no_factor"``.
     """
     if f_scale not in F_SCALES:
         raise ValueError(f"f_scale must be one of {F_SCALES}, got {f_scale!r}")
@@ -83,7 +96,29 @@ def scale_propagation(F: np.ndarray, f_scale: str = "none") -> np.ndarray:
         top = float(np.abs(F).max())
         if top > 0:
             return F / top
+    if f_scale == "no_factor":
+        if alpha is None or not (0.0 <= alpha < 1.0):
+            raise ValueError(f"alpha must be in [0, 1) for f_scale='no_factor', got {alpha!r}")
+        return np.clip(F / (1.0 - alpha) ** 2, -1.0, 1.0)
     return F
+
+
+def mean_symmetrize(W: np.ndarray, directed: np.ndarray) -> np.ndarray:
+    """W restricted to the k-NN graph symmetrised as (W_knn + W_knn^T) / 2.
+
+    ``W`` is symmetric and nonzero on ``directed | directed.T`` (the
+    default graph); a pair listed by both points keeps w_ij, a pair listed
+    by one of them gets w_ij / 2 (Lu and Ip's construction as the
+    third-party E2CPs implement it).
+    """
+    return W * (directed.astype(np.float64) + directed.T) / 2.0
+
+
+def normalized_affinity(W: np.ndarray) -> np.ndarray:
+    """L = D^{-1/2} W D^{-1/2} (isolated points get degree 1), as in :func:`e2cp_propagate`."""
+    deg = W.sum(axis=1)
+    s = 1.0 / np.sqrt(np.where(deg > 0, deg, 1.0))
+    return s[:, None] * W * s[None, :]
 
 
 def e2cp_adjust(W: np.ndarray, F: np.ndarray) -> np.ndarray:
@@ -98,11 +133,15 @@ class _E2CPBase(PairwiseEstimator):
     def _fit(self, X, ml, cl, k):
         t0 = time.perf_counter()
         Xs = prepare_features(X, self.scale)
+        if self.graph_sym not in GRAPH_SYMS:
+            raise ValueError(f"graph_sym must be one of {GRAPH_SYMS}, got {self.graph_sym!r}")
+        if self.adjust_on not in ADJUST_ON:
+            raise ValueError(f"adjust_on must be one of {ADJUST_ON}, got {self.adjust_on!r}")
         W, extra = self._base_affinity(Xs, self.random_state)
         t1 = time.perf_counter()
         F = e2cp_propagate(W, constraint_matrix(Xs.shape[0], ml, cl), float(self.alpha))
-        F = scale_propagation(F, self.f_scale)
-        Wt = e2cp_adjust(W, F)
+        F = scale_propagation(F, self.f_scale, float(self.alpha))
+        Wt = e2cp_adjust(W if self.adjust_on == "w" else normalized_affinity(W), F)
         np.fill_diagonal(Wt, 0.0)
         t2 = time.perf_counter()
         # Forest+E2CP has no laplacian option: it keeps NJW's, as COP-RF
@@ -131,10 +170,16 @@ class E2CP(_E2CPBase):
     bandwidth, laplacian
         As :class:`~.spectral.SpectralClustering` (issue 34's ablation; the
         defaults are SPClust's, so the three share one graph).
-    f_scale : {"none", "max"}
-        F* as the closed form gives it (the default) or rescaled to
-        max |F*| = 1 before the adjustment (:func:`scale_propagation`;
-        issue 34's ablation).
+    f_scale : {"none", "max", "no_factor"}
+        F* as the closed form gives it (the default), rescaled to
+        max |F*| = 1, or without the (1 - a)^2 factor, before the adjustment
+        (:func:`scale_propagation`; issue 34's ablation).
+    graph_sym : {"max", "mean"}
+        The k-NN graph's symmetrisation (:data:`GRAPH_SYMS`; issue 34's
+        ablation).
+    adjust_on : {"w", "lbar"}
+        The affinity that is adjusted (:data:`ADJUST_ON`; issue 34's
+        ablation).
 
     Attributes
     ----------
@@ -144,11 +189,12 @@ class E2CP(_E2CPBase):
     _parameter_constraints = {
         **COMMON_CONSTRAINTS, "alpha": [Interval(Real, 0, 1, closed="left")], "n_neighbors": [POSITIVE_INT],
         "bandwidth": [StrOptions(set(BANDWIDTHS))], "laplacian": [StrOptions(set(LAPLACIANS))],
-        "f_scale": [StrOptions(set(F_SCALES))],
+        "f_scale": [StrOptions(set(F_SCALES))], "graph_sym": [StrOptions(set(GRAPH_SYMS))],
+        "adjust_on": [StrOptions(set(ADJUST_ON))],
     }
 
     def __init__(self, n_clusters=None, alpha=0.8, n_neighbors=10, scale="symmetric", n_init=10, random_state=None,
-                 bandwidth="mean_kth", laplacian="sym", f_scale="none"):
+                 bandwidth="mean_kth", laplacian="sym", f_scale="none", graph_sym="max", adjust_on="w"):
         self.n_clusters = n_clusters
         self.alpha = alpha
         self.n_neighbors = n_neighbors
@@ -158,9 +204,14 @@ class E2CP(_E2CPBase):
         self.bandwidth = bandwidth
         self.laplacian = laplacian
         self.f_scale = f_scale
+        self.graph_sym = graph_sym
+        self.adjust_on = adjust_on
 
     def _base_affinity(self, Xs, random_state):
-        return gaussian_knn_affinity(Xs, self.n_neighbors, bandwidth=self.bandwidth), {}
+        W = gaussian_knn_affinity(Xs, self.n_neighbors, bandwidth=self.bandwidth)
+        if self.graph_sym == "mean":
+            W = mean_symmetrize(W, knn_mask(-cdist(Xs, Xs), self.n_neighbors, symmetric=False))
+        return W, {}
 
 
 @ALGORITHMS.register("forest_e2cp")
@@ -186,7 +237,7 @@ class ForestE2CP(_E2CPBase):
     pseudo, cuts, threshold, leaf_size
         The tree variants of issue 34's ablation, as :class:`~.cop_rf.COPRF`
         (defaults: per-tree pseudo points, axis-aligned midpoint cuts, phi = 1).
-    f_scale : {"none", "max"}
+    f_scale, graph_sym, adjust_on
         As :class:`E2CP`.
     """
 
@@ -201,11 +252,13 @@ class ForestE2CP(_E2CPBase):
         "threshold": [StrOptions(set(THRESHOLDS))],
         "leaf_size": [POSITIVE_INT],
         "f_scale": [StrOptions(set(F_SCALES))],
+        "graph_sym": [StrOptions(set(GRAPH_SYMS))],
+        "adjust_on": [StrOptions(set(ADJUST_ON))],
     }
 
     def __init__(self, n_clusters=None, alpha=0.8, n_trees=1000, mtry=None, n_neighbors=None, scale="symmetric",
                  n_init=10, random_state=None, pseudo="tree", cuts="axis", threshold="midpoint", leaf_size=1,
-                 f_scale="none"):
+                 f_scale="none", graph_sym="max", adjust_on="w"):
         self.n_clusters = n_clusters
         self.alpha = alpha
         self.n_trees = n_trees
@@ -219,6 +272,8 @@ class ForestE2CP(_E2CPBase):
         self.threshold = threshold
         self.leaf_size = leaf_size
         self.f_scale = f_scale
+        self.graph_sym = graph_sym
+        self.adjust_on = adjust_on
 
     def _base_affinity(self, Xs, random_state):
         A, info = forest_affinity(Xs, n_trees=self.n_trees, mtry=self.mtry, n_filter=0, random_state=random_state,
@@ -226,7 +281,10 @@ class ForestE2CP(_E2CPBase):
                                   leaf_size=self.leaf_size)
         k = max(1, round(Xs.shape[0] / 10)) if self.n_neighbors is None else self.n_neighbors
         t = info["timings"]
-        return knn_graph(A, k), {"forest": t["filter"] + t["growth"] + t["affinity"]}
+        W = knn_graph(A, k)
+        if self.graph_sym == "mean":
+            W = mean_symmetrize(W, knn_mask(A, k, symmetric=False))
+        return W, {"forest": t["filter"] + t["growth"] + t["affinity"]}
 
     @classmethod
     def warmup(cls) -> None:

@@ -75,12 +75,14 @@ def prepare_features(X, scale: str) -> np.ndarray:
     return scale_symmetric(X) if scale == "symmetric" else X
 
 
-def knn_mask(A: np.ndarray, n_neighbors: int) -> np.ndarray:
+def knn_mask(A: np.ndarray, n_neighbors: int, symmetric: bool = True) -> np.ndarray:
     """Symmetric k-nearest-neighbour mask of a similarity matrix.
 
     ``mask[i, j]`` is true iff j is among the ``n_neighbors`` most similar
     points of i or i among those of j (the diagonal is never a neighbour).
-    Ties are broken by index (a stable sort).
+    Ties are broken by index (a stable sort).  ``symmetric=False`` returns
+    the directed mask (j among i's neighbours only), which E2CP's
+    ``graph_sym="mean"`` averages with its transpose.
     """
     n = A.shape[0]
     k = min(n_neighbors, n - 1)
@@ -89,7 +91,7 @@ def knn_mask(A: np.ndarray, n_neighbors: int) -> np.ndarray:
     nbrs = np.argsort(-S, axis=1, kind="stable")[:, :k]
     mask = np.zeros((n, n), dtype=bool)
     mask[np.repeat(np.arange(n), k), nbrs.ravel()] = True
-    return mask | mask.T
+    return mask | mask.T if symmetric else mask
 
 
 def knn_graph(A: np.ndarray, n_neighbors: int) -> np.ndarray:
