@@ -8,9 +8,11 @@ writes the report (unless ``report=false``) and logs to MLflow (unless
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
@@ -144,20 +146,29 @@ def _first_line(exc: BaseException, width: int = 300) -> str:
 
 @hydra.main(config_path="pkg://ccexp.conf", config_name="config", version_base="1.3")
 def _hydra_main(cfg: DictConfig) -> None:
-    run_cli(cfg, list(HydraConfig.get().overrides.task))
+    with one_line_errors():
+        run(cfg, list(HydraConfig.get().overrides.task))
 
 
 def run_cli(cfg: DictConfig, overrides: list[str]) -> None:
-    """:func:`run`, with what a user can fix printed as one line and exit status 2 instead of a traceback.
+    """:func:`run` under :func:`one_line_errors`: what a user can fix is one line and exit status 2."""
+    with one_line_errors():
+        run(cfg, overrides)
+
+
+@contextlib.contextmanager
+def one_line_errors() -> Iterator[None]:
+    """What a user can fix, raised in its body, printed as one line with exit status 2 instead of a traceback.
 
     A missing or modified data file (raised in a worker, re-raised here),
     an override that cannot take effect, a malformed reference.csv, and an
     ``OSError`` of the results folder (read-only, a file where a folder
     belongs, a symlink loop, a full disk: what was stored before it stays,
-    and a rerun resumes).
+    and a rerun resumes).  A context, not a function calling :func:`run`:
+    the run's own calls are not one deeper for it (issue 30).
     """
     try:
-        run(cfg, overrides)
+        yield
     except (MissingDataError, DataChecksumError) as err:
         print(f"error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -205,7 +216,7 @@ def main() -> None:
     algorithm in the experiment its config is chosen, so
     ``algorithm.<param>=v`` sets that algorithm's parameter.  A plain run
     (overrides only: no flag, no ``hydra.*`` key) then runs on that composed
-    config (:func:`_run_composed`, issue 30: compose once); with a flag
+    config (:func:`_as_hydra_job`, issue 30: compose once); with a flag
     (``-m``, ``--cfg``, ``--help``, ...) or a ``hydra.*`` key, Hydra's own
     main takes over.
     """
@@ -233,7 +244,9 @@ def main() -> None:
             print(f"ccexp: error: {err}", file=sys.stderr)
             sys.exit(2)
         if plain:
-            _run_composed(cfg, [*extra, *job])
+            task = _as_hydra_job(cfg)
+            with one_line_errors():
+                run(task, [*extra, *job])
             return
         if len(added) == 1:  # jobs that all run one algorithm, the same: its config composes algorithm.<param>
             argv = list(added.pop()) + argv  # before Hydra's flags, whose argparse takes overrides first
@@ -241,8 +254,8 @@ def main() -> None:
     _hydra_main()
 
 
-def _run_composed(cfg: DictConfig, overrides: list[str]) -> None:
-    """:func:`run_cli` on ``cfg`` composed with its ``hydra`` node, as Hydra's main would run it.
+def _as_hydra_job(cfg: DictConfig) -> DictConfig:
+    """``cfg`` (composed with its ``hydra`` node) made ready to run as Hydra's main would run it; the task's config.
 
     What Hydra's ``run_job`` does for a plain run of this config (no
     ``hydra.*`` key: ``hydra.run.dir`` is ``.``, no output subfolder, no
@@ -255,7 +268,7 @@ def _run_composed(cfg: DictConfig, overrides: list[str]) -> None:
     task = cfg.copy()
     with open_dict(task):
         del task["hydra"]
-    run_cli(task, overrides)
+    return task
 
 
 def _multirun_jobs(overrides: list[str]) -> list[list[str]]:

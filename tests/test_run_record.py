@@ -2,6 +2,7 @@
 the algorithms that ran is tested in tests/test_run_spec.py."""
 
 import os
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -24,21 +25,78 @@ def _sweep_in_process(tmp_path, monkeypatch, *overrides):
     return pd.read_parquet(Path(summary["directory"]) / "records.parquet")
 
 
+def _main_in_process(tmp_path, monkeypatch, *overrides):
+    """``python -m ccexp`` itself (:func:`ccexp.__main__.main`) in this process, on the grid of :func:`_sweep_in_process`.
+
+    ``main`` sets up Hydra's job as Hydra's own main would (its logging: a console handler on the root logger;
+    :class:`HydraConfig`): both are put back afterwards, so later tests of this process log as before.
+    """
+    import logging
+    import sys
+
+    import ccexp.__main__ as cli
+    from hydra.core.hydra_config import HydraConfig
+
+    if "CCEXP_DATA_DIR" in os.environ:
+        monkeypatch.setenv("CCEXP_DATA_DIR", os.environ["CCEXP_DATA_DIR"])
+    else:
+        monkeypatch.delenv("CCEXP_DATA_DIR", raising=False)
+    monkeypatch.setattr(sys, "argv", ["ccexp", "experiment=exp1_triplets", "experiment.scale=ci",
+                                      "experiment.algorithms=[ls_ad_vc]", "experiment.trials=1", *overrides,
+                                      f"paths.results={tmp_path}", "tracking=off", "report=false", "runner.n_jobs=1",
+                                      "runner.progress=false"])
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        cli.main()
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+        HydraConfig.instance().cfg = None
+    (records,) = Path(tmp_path, "exp1_triplets").glob("*/records.parquet")
+    return pd.read_parquet(records)
+
+
+def _calls_to(frame, entry) -> list[tuple[str, str]]:
+    """The frames from the call of ``entry`` (a function) down to ``frame``, as (module, function), outermost first."""
+    chain = []
+    while frame is not None and frame.f_code is not entry.__code__:
+        chain.append((frame.f_globals.get("__name__", "?"), frame.f_code.co_name))
+        frame = frame.f_back
+    assert frame is not None, f"{entry.__qualname__} is not on the stack: {chain}"
+    return [(frame.f_globals["__name__"], frame.f_code.co_name), *reversed(chain)]
+
+
 def test_max_passes_from_the_command_line_reaches_the_records_and_the_kernel(tmp_path, monkeypatch):
     """``algorithm.max_passes=1`` (issue 30): the records say 1, and Algorithm 2's pass kernel runs once per case.
 
     The same grid with the yaml's default (1000) needs more than one pass where items still move after the
     first (from "all different", every case): so the override is what stops them, not the data.
+
+    And the value's way, counted on the interpreter's stack where it is used: the frame that calls the pass
+    kernel (``triplet_local_search``'s ``while n_passes < max_passes``, which holds ``max_passes == 1``) and
+    every frame above it up to :func:`ccexp.__main__.main`, run as ``python -m ccexp`` runs it.  A call is an
+    edge between two frames.  The frames of the ccexp package are counted as hops of our own code; joblib's
+    are counted apart (at ``runner.n_jobs=1`` its sequential backend is one generator frame,
+    ``_get_sequential_output``, between the sweep's loop and the task; with more jobs the task runs in a
+    worker process, whose stack starts at the worker's loop, not at ``main``).  No other package's frame
+    may stand between them (Hydra's main, a wrapper of another library).
+    Issue 30 asks for at most 4 calls; 14 calls (13 hops of ours in 7 files) before the change, 7 after:
+    main -> run -> run_sweep -> (joblib) -> run_instance -> fit_problem -> _fit -> triplet_local_search.
     """
+    import ccexp.__main__ as cli
     from ccexp.algorithms.triplets import _kernels as K
     from ccexp.runner.execute import warm_up
 
     warm_up(["ls_ad_vc"])  # compiled before counting: the warm-up fits a tiny problem
-    calls = []
+    calls, stacks = [], []
     real = K.local_search_pass
 
     def counting(*args):
         calls.append(1)
+        caller = sys._getframe(1)  # the Python frame that applies max_passes
+        if caller.f_locals.get("max_passes") == 1 and not stacks:
+            stacks.append(_calls_to(caller, cli.main))
         return real(*args)
 
     monkeypatch.setattr(K, "local_search_pass", counting)
@@ -46,9 +104,21 @@ def test_max_passes_from_the_command_line_reaches_the_records_and_the_kernel(tmp
     n_default = len(calls)
     assert (default["algorithm.max_passes"] == 1000).all() and (default["n_passes"] > 1).all()
     assert n_default == default["n_passes"].sum() and (default["status"] == "ok").all()
+    assert not stacks  # max_passes=1 reached no kernel call before it was given
 
-    one = _sweep_in_process(tmp_path / "one", monkeypatch, "algorithm.max_passes=1")
+    one = _main_in_process(tmp_path / "one", monkeypatch, "algorithm.max_passes=1")
     assert len(one) == len(default) > 0
     assert (one["algorithm.max_passes"] == 1).all()  # the records carry the user's value
     assert (one["n_passes"] == 1).all() and len(calls) - n_default == len(one)  # one kernel pass per case
     assert (one["status"] == "max_passes").all()  # stopped by the cap with items still moving
+
+    (stack,) = stacks
+    where = " -> ".join(f"{m}.{f}" for m, f in stack)
+    assert stack[0] == ("ccexp.__main__", "main") and stack[-1] == ("ccexp.algorithms.triplets.local_search",
+                                                                     "triplet_local_search"), where
+    ours = [f for f in stack if f[0].split(".")[0] == "ccexp"]
+    joblib = [f for f in stack if f[0].split(".")[0] == "joblib"]
+    assert len(ours) + len(joblib) == len(stack), f"a frame of another package on the way: {where}"
+    assert len(joblib) <= 1, where  # the sequential dispatch
+    assert len(ours) - 1 <= 6 and len(stack) - 1 <= 7, f"{len(stack) - 1} calls, {len(ours) - 1} of ours: {where}"
+    assert len({m for m, _ in ours}) <= 5, where  # modules: __main__, sweep, execute, the family's base, the algorithm

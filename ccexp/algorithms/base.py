@@ -63,6 +63,20 @@ def _validates_params(method):
     return wrapper
 
 
+def validates_params_first(method):
+    """Mark ``method`` (a ``fit`` or ``fit_problem``) as calling :func:`validate_params` itself, first.
+
+    :class:`ProblemEstimator` then leaves it unwrapped: the check is a
+    statement of the method, not a call around it, and the method's own calls
+    (to the algorithm) are one frame nearer the caller (issue 30: a parameter
+    reaches its use in few calls).  tests/test_parameter_constraints.py fits
+    every registered estimator with each invalid value, so a marked method
+    that forgets the check fails there.
+    """
+    method._validates_params = True
+    return method
+
+
 def _init_with_defaults(parent_init, defaults: dict, owner: str):
     """An ``__init__`` with ``parent_init``'s parameters and some defaults replaced.
 
@@ -129,7 +143,8 @@ class ProblemEstimator(ClusterMixin, BaseEstimator):
         super().__init_subclass__(**kwargs)
         if defaults is not None:
             cls.__init__ = _init_with_defaults(cls.__mro__[1].__init__, defaults, cls.__name__)
-        # Wrapped here, once for every family, so no estimator can forget the check.
+        # Wrapped here, once for every family, so no estimator can forget the check (unless it makes it itself:
+        # validates_params_first).
         for name in ("fit", "fit_problem"):
             method = cls.__dict__.get(name)
             if method is not None and not getattr(method, "_validates_params", False):

@@ -209,8 +209,26 @@ def die_with_parent(driver_pid: int | None) -> None:
         os._exit(1)
 
 
+#: BLAS / OpenMP threads of a case.  One, for two reasons (issue 31).  Speed: a sweep runs one case per core
+#: (loky workers, or the driver itself at ``runner.n_jobs=1``, often beside other sweeps), and a second thread
+#: per case oversubscribes the cores (COBRAS on a loaded 2-core machine: 3x the CPU time with 2 threads).
+#: Results: OpenBLAS splits a product among its threads by blocks of the output, and an element's rounding
+#: depends on the block it falls in, so a product of the same matrices differs in its last bits between one
+#: and two threads (COBRAS's centroid distances at a few hundred super-instances).  joblib's loky workers
+#: already ran with one thread each (``cpu_count() // n_jobs`` on this machine), the driver at
+#: ``n_jobs=1`` with two: now the records are the same at every ``n_jobs``, and equal to those of the
+#: committed ``n_jobs=2`` runs.
+CASE_THREADS = 1
+
+
 def run_instance(cases: list[Case], context: dict) -> list[dict]:
     """Run ``cases`` (all of one instance) and return one record per case.
+
+    The task of a sweep (:func:`ccexp.runner.sweep.run_sweep` hands it to
+    joblib): it builds the instance's dataset and problem, then for each case
+    instantiates the estimator from the case's config (:func:`~ccexp.runner.objects.build`)
+    and fits it, so a parameter of the command line reaches the estimator's
+    ``fit_problem`` from here (issue 30).
 
     A failing algorithm yields a record with ``status="error"`` and an
     ``error`` summary (exception, message and the innermost frames of the
@@ -224,27 +242,45 @@ def run_instance(cases: list[Case], context: dict) -> list[dict]:
     whatever ``runner.n_jobs`` is: see there.
     """
     with threadpool_limits(limits=CASE_THREADS):
-        return _run_instance(cases, context)
+        die_with_parent(context.get("driver_pid"))
+        inst = cases[0].instance
+        warm_up({c.algorithm for c in cases})
+        base = _instance_record(inst, cases[0].experiment, context)
+        t0 = time.perf_counter()
+        try:
+            dataset, problem = build_problem(inst, context.get("targets"))
+        except (MissingDataError, DataChecksumError):
+            raise  # every case of the sweep reads that file: fixed before a rerun, not recorded as done
+        except Exception as exc:  # noqa: BLE001 - out of memory, an oracle refusing this setting: each case records it
+            return [_error_record(_case_record(base, c), exc, "building the instance") for c in cases]
+        base["oracle_seconds"] = time.perf_counter() - t0
+        record = set(context.get("record") or ())
+        base.update(_problem_record(inst, dataset, problem, record))
+        records = []
+        for case in cases:
+            rec = _case_record(base, case)
+            try:
+                est = build(_target(context.get("targets"), "algorithm", case.algorithm), case.params,
+                            random_state=case.algorithm_seed)
+                callback = convergence_stop(dataset.y, context.get("early_stop"))
+                takes = callback is not None and "callback" in inspect.signature(est.fit_problem).parameters
+                t1 = time.perf_counter()
+                est.fit_problem(problem, **({"callback": callback} if takes else {}))
+                rec["fit_seconds"] = time.perf_counter() - t1
+                _record_fit(rec, est, dataset, problem, record, context.get("trace_metrics"), callback if takes else None)
+            except Exception as exc:  # noqa: BLE001 - recorded, never silent (MemoryError included)
+                rec = _error_record(rec, exc)
+            records.append(rec)
+    # this process's peak RSS so far, for run.json (the store drops keys starting with "_")
+    if records:
+        records[0]["_worker"] = (f"{socket.gethostname()}:{os.getpid()}", peak_rss())
+    return records
 
 
-#: BLAS / OpenMP threads of a case.  One, for two reasons (issue 31).  Speed: a sweep runs one case per core
-#: (loky workers, or the driver itself at ``runner.n_jobs=1``, often beside other sweeps), and a second thread
-#: per case oversubscribes the cores (COBRAS on a loaded 2-core machine: 3x the CPU time with 2 threads).
-#: Results: OpenBLAS splits a product among its threads by blocks of the output, and an element's rounding
-#: depends on the block it falls in, so a product of the same matrices differs in its last bits between one
-#: and two threads (COBRAS's centroid distances at a few hundred super-instances).  joblib's loky workers
-#: already ran with one thread each (``cpu_count() // n_jobs`` on this machine), the driver at
-#: ``n_jobs=1`` with two: now the records are the same at every ``n_jobs``, and equal to those of the
-#: committed ``n_jobs=2`` runs.
-CASE_THREADS = 1
-
-
-def _run_instance(cases: list[Case], context: dict) -> list[dict]:
-    die_with_parent(context.get("driver_pid"))
-    inst = cases[0].instance
-    warm_up({c.algorithm for c in cases})
-    base = {
-        "experiment": cases[0].experiment,
+def _instance_record(inst: Instance, experiment: str, context: dict) -> dict:
+    """What every record of an instance starts with: the experiment, the instance and its settings."""
+    return {
+        "experiment": experiment,
         "paper": context.get("paper"),
         "scale": context.get("scale"),
         "dataset": inst.dataset["name"],
@@ -257,62 +293,48 @@ def _run_instance(cases: list[Case], context: dict) -> list[dict]:
         **{f"dataset.{k}": v for k, v in inst.dataset.items() if k != "name"},
         **{f"oracle.{k}": v for k, v in inst.oracle.items() if k != "name"},
     }
-    t0 = time.perf_counter()
-    try:
-        dataset, problem = build_problem(inst, context.get("targets"))
-    except (MissingDataError, DataChecksumError):
-        raise  # every case of the sweep reads that file: fixed before a rerun, not recorded as done
-    except Exception as exc:  # noqa: BLE001 - out of memory, an oracle refusing this setting: each case records it
-        return [_error_record(dict(base, case_id=c.case_id, algorithm=c.algorithm, algorithm_seed=c.algorithm_seed,
-                                   **{f"algorithm.{k}": v for k, v in flatten(c.params).items()}), exc,
-                              "building the instance")
-                for c in cases]
-    base["oracle_seconds"] = time.perf_counter() - t0
+
+
+def _problem_record(inst: Instance, dataset, problem, record: set) -> dict:
+    """What the built problem adds to its instance's records (the supervision read, its meta, ``record``'s extras)."""
     # the kind of answers the case read (issue 15): the problem's own word where it gives one (the cross
     # study's "active_pairs"), else what the oracle declares it produces; a reader may restate it
     # (``record_``), as recon_triplets does ("relative")
-    base["supervision"] = problem.meta.get("supervision") or oracle_produces(inst.oracle["name"])
-    base.update({f"problem.{k}": v for k, v in problem.meta.items() if k != "supervision"})
-    record = set(context.get("record") or ())
-    base.update(instance_extras(dataset, problem, record))
-    records = []
-    for case in cases:
-        rec = dict(base, case_id=case.case_id, algorithm=case.algorithm, algorithm_seed=case.algorithm_seed)
-        rec.update({f"algorithm.{k}": v for k, v in flatten(case.params).items()})
-        try:
-            est = build(_target(context.get("targets"), "algorithm", case.algorithm), case.params,
-                        random_state=case.algorithm_seed)
-            kwargs = {}
-            callback = convergence_stop(dataset.y, context.get("early_stop"))
-            if callback is not None and "callback" in inspect.signature(est.fit_problem).parameters:
-                kwargs["callback"] = callback
-            t1 = time.perf_counter()
-            est.fit_problem(problem, **kwargs)
-            rec["fit_seconds"] = time.perf_counter() - t1
-            rec.update(score(est.labels_, dataset.y, problem=problem))
-            if dataset.y is None:  # no ground truth to score against: keep the clustering itself
-                sizes = np.unique(est.labels_, return_counts=True)[1]
-                rec["cluster_sizes"] = " ".join(map(str, sorted(sizes.tolist(), reverse=True)))
-            if dataset.y is None or "labels" in record:
-                rec["labels"] = _labels_text(est.labels_)
-            for name, seconds in (getattr(est, "timings_", None) or {}).items():
-                rec[f"seconds.{name}"] = seconds
-            for attr in ("n_removed_", "n_passes_"):
-                if hasattr(est, attr):
-                    rec[attr.rstrip("_")] = int(getattr(est, attr))
-            # values an estimator asks to be recorded (e.g. an LP bound)
-            rec.update(getattr(est, "record_", None) or {})
-            if getattr(est, "history_", None) is not None:
-                # per-step trace, written to traces.parquet by the sweep
-                rec["n_queries"] = int(est.history_[-1]["n_queries"]) if est.history_ else 0
-                rec["stop_reason"] = getattr(est, "stop_reason_", None)
-                rec["_trace"] = history_trace(est.history_, dataset.y, tuple(context.get("trace_metrics") or ("ari", "ami")),
-                                              ari=getattr(kwargs.get("callback"), "ari", None))
-            rec["status"] = getattr(est, "status_", "ok")
-        except Exception as exc:  # noqa: BLE001 - recorded, never silent (MemoryError included)
-            rec = _error_record(rec, exc)
-        records.append(rec)
-    # this process's peak RSS so far, for run.json (the store drops keys starting with "_")
-    if records:
-        records[0]["_worker"] = (f"{socket.gethostname()}:{os.getpid()}", peak_rss())
-    return records
+    out = {"supervision": problem.meta.get("supervision") or oracle_produces(inst.oracle["name"])}
+    out.update({f"problem.{k}": v for k, v in problem.meta.items() if k != "supervision"})
+    out.update(instance_extras(dataset, problem, record))
+    return out
+
+
+def _case_record(base: dict, case: Case) -> dict:
+    """A case's record before it runs: the instance's ``base``, the case, the algorithm's parameters."""
+    rec = dict(base, case_id=case.case_id, algorithm=case.algorithm, algorithm_seed=case.algorithm_seed)
+    rec.update({f"algorithm.{k}": v for k, v in flatten(case.params).items()})
+    return rec
+
+
+def _record_fit(rec: dict, est, dataset, problem, record: set, trace_metrics, callback) -> None:
+    """Add to a case's record ``rec`` what its fitted estimator gives: the scores, and what it reports of its run.
+
+    In place, key by key: a step that raises leaves the keys written before it in the error's record.
+    """
+    rec.update(score(est.labels_, dataset.y, problem=problem))
+    if dataset.y is None:  # no ground truth to score against: keep the clustering itself
+        sizes = np.unique(est.labels_, return_counts=True)[1]
+        rec["cluster_sizes"] = " ".join(map(str, sorted(sizes.tolist(), reverse=True)))
+    if dataset.y is None or "labels" in record:
+        rec["labels"] = _labels_text(est.labels_)
+    for name, seconds in (getattr(est, "timings_", None) or {}).items():
+        rec[f"seconds.{name}"] = seconds
+    for attr in ("n_removed_", "n_passes_"):
+        if hasattr(est, attr):
+            rec[attr.rstrip("_")] = int(getattr(est, attr))
+    # values an estimator asks to be recorded (e.g. an LP bound)
+    rec.update(getattr(est, "record_", None) or {})
+    if getattr(est, "history_", None) is not None:
+        # per-step trace, written to traces.parquet by the sweep
+        rec["n_queries"] = int(est.history_[-1]["n_queries"]) if est.history_ else 0
+        rec["stop_reason"] = getattr(est, "stop_reason_", None)
+        rec["_trace"] = history_trace(est.history_, dataset.y, tuple(trace_metrics or ("ari", "ami")),
+                                      ari=getattr(callback, "ari", None))
+    rec["status"] = getattr(est, "status_", "ok")

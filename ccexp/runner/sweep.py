@@ -281,17 +281,38 @@ def run_sweep(spec: SweepSpec, results_dir: str | Path, options: RunnerOptions |
     Notes
     -----
     Workers only compute: records travel back to this process, which alone
-    writes the results store (and, in ``__main__``, logs to MLflow).
+    writes the results store (and, in ``__main__``, logs to MLflow).  This
+    function is the loop: each task goes to :func:`ccexp.runner.execute.run_instance`
+    (joblib), and what wraps the loop (the folder's lock, the backend, the
+    progress bar) are contexts and what it stores and writes to ``run.json``
+    (:class:`_Bookkeeping`) is called from it, so none of them stands between
+    the command line and the estimators (issue 30: a parameter reaches its use
+    in few calls).
     """
     t_start = time.perf_counter()
-    options = options or RunnerOptions()
+    opt = options or RunnerOptions()
     out_dir = experiment_dir(results_dir, spec.experiment, spec.label or PAPER_SCALE)
     if len(set(spec.case_ids)) != len(spec.case_ids):
         raise ValueError(f"experiment {spec.experiment!r} expands to duplicate cases; check its sweep")
     # the code's state before this run writes anything (reports land in tracked folders)
     code = code if code is not None else git_state()
-    with _sweep_lock(out_dir, spec.experiment, options.wait_for_lock):
-        return _locked_sweep(spec, out_dir, t_start, code, options)
+    with _sweep_lock(out_dir, spec.experiment, opt.wait_for_lock):
+        book = _Bookkeeping(spec, out_dir, t_start, code, opt)
+        if book.tasks:
+            # Compile the kernels in this process first: numba caches them on
+            # disk, so workers load instead of compiling side by side.
+            warm_up(spec.algorithms)
+            with contextlib.closing(book.bar), _backend(opt.backend, opt.address, opt.local_cluster,
+                                                        opt.wait_for_workers) as worker_lost:
+                for attempt in range(opt.max_retries + 1):
+                    try:
+                        with _parallel(opt.backend, opt.n_jobs) as parallel:
+                            for records in parallel(delayed(run_instance)(t, book.context) for t in book.tasks):
+                                book.store(records)
+                        break
+                    except worker_lost as exc:
+                        book.worker_died(exc, attempt)  # the tasks not stored yet, or SweepInterrupted
+        return book.finish()
 
 
 def sweep_spec(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, dict] | None = None,
@@ -310,155 +331,152 @@ def sweep_spec(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[s
     return SweepSpec.of(experiment, cases, label=label, targets=targets)
 
 
-def _locked_sweep(spec: SweepSpec, out_dir: Path, t_start: float, code: dict, options: RunnerOptions) -> SweepResult:
-    name, cases, case_ids, opt = spec.experiment, spec.cases, spec.case_ids, options
-    grid_ids = set(case_ids)
-    store = ResultStore(out_dir)
-    previous = read_run_info(out_dir / "run.json")  # of the run(s) that made the stored records, if any
-    existing = store.load()
-    existing = existing[existing["case_id"].isin(grid_ids)] if len(existing) else existing
-    stored = set(existing["case_id"]) if len(existing) else set()
-    done = (set(existing.loc[existing["status"] != "error", "case_id"]) if opt.retry_errors and "status" in existing
-            else stored)
-    n_retried_ids = len((stored - done) & grid_ids)
-    if store.moved_aside:
-        log.warning("%s: %d unreadable store file(s) moved aside; their cases are run again", name, len(store.moved_aside))
-    tasks = _by_instance(c for c, i in zip(cases, case_ids) if i not in done)
-    if opt.max_tasks is not None:
-        tasks = tasks[:opt.max_tasks]
-    todo = [c for t in tasks for c in t]  # this call's cases; a retry runs those not stored yet
-    kept = existing[existing["case_id"].isin(done)] if len(existing) else existing  # records this run keeps
-    _check_resume(name, out_dir, kept, code["code_version"], len(todo), opt.allow_mixed_code)
-    n_retried = sum(c.case_id in stored for c in todo)
-    # what every task needs besides its cases; a loky worker exits when this process dies (driver_pid,
-    # execute.die_with_parent)
-    work = {**spec.worker_context(), "code_version": code["code_version"],
-            "driver_pid": os.getpid() if opt.backend in ("loky", "multiprocessing") else None}
-    recorded = spec.to_json()
-    grid = recorded.pop("grid")  # written last: the bookkeeping stays at the top of run.json
-    info = {
-        **recorded, "code_version": code["code_version"], "n_cases": len(cases),
-        "status": "running", "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "n_pending": len(todo), "n_retried": n_retried, "runner": asdict(opt),
-        "git": code, "machine": machine(), "packages": package_versions(),
-    }
-    # the runs that made the records this grid keeps: their wall times add up (issue 32)
-    before = earlier_runs(previous) if done & grid_ids else []
-    # nothing to run after a finished run: run.json stays that of the runs that made the records
-    keep = not todo and bool(before) and previous.get("status") == "finished"
-    this_run = {"started_at": info["started_at"], "finished_at": None, "wall_seconds": 0.0, "n_run": 0,
-                "code_version": code["code_version"], "status": "running"}
+class _Bookkeeping:
+    """What one sweep of a results folder stores and records around its loop (:func:`run_sweep`).
 
-    def progress_write(seconds: float, n_stored: int, status: str = "running") -> None:
-        this_run.update(wall_seconds=round(seconds, 3), n_run=n_stored, status=status)
-        info.update(runs=[*before, this_run], wall_seconds=total_wall_seconds([*before, this_run]))
-        write_text_atomic(out_dir / "run.json", dumps_run_info({**info, "grid": grid}))
-
-    if not keep:
-        progress_write(0.0, 0)
-    n_pending = len(todo)
-    log.info("%s: %d cases, %d done, %d to run%s", name, len(cases), len(done & grid_ids), n_pending,
-             f" ({n_retried} of them after an error)" if n_retried else
-             (f"; {n_retried_ids} in error (runner.retry_errors=true runs them again)" if n_retried_ids else ""))
-    worker_peaks: dict = {}
-    if tasks:
-        # Compile the kernels in this process first: numba caches them on
-        # disk, so workers load instead of compiling side by side.
-        warm_up(spec.algorithms)
-        bar = tqdm(total=n_pending, desc=name, unit="case", disable=not opt.progress, smoothing=0.05)
-        try:
-            with _backend(opt.backend, opt.address, opt.local_cluster, opt.wait_for_workers) as worker_lost:
-                for attempt in range(opt.max_retries + 1):
-                    try:
-                        _run_tasks(tasks, work, store, bar, opt.n_jobs, opt.backend, worker_peaks,
-                                   on_stored=lambda n: progress_write(time.perf_counter() - t_start, n))
-                        break
-                    except worker_lost as exc:
-                        # The stored records stay; whatever was in flight is run again.
-                        now = store.done_ids(retry_errors=opt.retry_errors)
-                        ran = {c.case_id for c in todo} - now  # not stored yet (or still only as an old error)
-                        tasks = _by_instance(c for c in todo if c.case_id in ran)
-                        n_left = sum(len(t) for t in tasks)
-                        if attempt == opt.max_retries:
-                            raise SweepInterrupted(
-                                f"{name}: a worker died ({type(exc).__name__}: {exc}) and kept dying in "
-                                f"{opt.max_retries} retries; {n_pending - n_left} of {n_pending} cases are stored, "
-                                f"{n_left} are not. Rerun the same command to resume."
-                            ) from exc
-                        log.warning("%s: a worker died (%s); running the %d cases not stored yet again (retry %d of %d)",
-                                    name, type(exc).__name__, n_left, attempt + 1, opt.max_retries)
-        finally:
-            bar.close()
-    df = store.consolidate()
-    if len(df):
-        df = df[df["case_id"].isin(grid_ids)].reset_index(drop=True)
-    seconds = time.perf_counter() - t_start
-    result = SweepResult(df, out_dir, len(cases), n_pending, seconds, code["code_version"], n_retried)
-    errors = result.n_errors
-    if keep:
-        log.info("%s: every case was stored already; %s keeps the wall time of the run(s) that made them (%.1f s)",
-                 name, out_dir / "run.json", total_wall_seconds(before))
-        result.provenance = previous
-        return result
-    info.update({
-        "code_versions": _versions(df),  # cases per code version (more than one: runner.allow_mixed_code)
-        "status": "finished", "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "n_errors": errors,
-        "peak_rss_bytes": {"driver": peak_rss(), "workers": max(worker_peaks.values(), default=None),
-                           "per_worker": {str(k): v for k, v in sorted(worker_peaks.items())}},
-    })
-    this_run["finished_at"] = info["finished_at"]
-    progress_write(seconds, n_pending, status="finished")  # wall_seconds: the earlier runs' and this one's
-    result.provenance = {**info, "grid": grid}
-    return result
-
-
-def _run_tasks(tasks, context, store, bar, n_jobs, backend, worker_peaks: dict | None = None,
-               on_stored=None, every: float = 30.0) -> None:
-    """Run ``tasks`` in parallel; store each task's records as soon as it returns.
-
-    ``on_stored(n)``, with the number of cases stored so far by this call, is
-    called at most every ``every`` seconds (``run.json``'s wall time so far:
-    a killed run's resume adds to it).
+    Built under the folder's lock: reads what is stored (a resume skips the
+    cases done), refuses to mix code versions (:func:`_check_resume`),
+    decides the ``tasks`` (cases grouped by instance) and writes ``run.json``
+    as running.  :meth:`store` keeps each task's records as they arrive,
+    :meth:`worker_died` decides what runs again, :meth:`finish` consolidates
+    the store and writes ``run.json`` as finished.
     """
-    if not tasks:
-        return
+
+    #: seconds between two progress writes of ``run.json`` (a killed run's resume adds its wall time)
+    every = 30.0
+
+    def __init__(self, spec: SweepSpec, out_dir: Path, t_start: float, code: dict, opt: RunnerOptions):
+        self.spec, self.out_dir, self.t_start, self.code, self.opt = spec, out_dir, t_start, code, opt
+        name, cases, case_ids = spec.experiment, spec.cases, spec.case_ids
+        self.grid_ids = grid_ids = set(case_ids)
+        self.result_store = store = ResultStore(out_dir)
+        self.previous = previous = read_run_info(out_dir / "run.json")  # of the run(s) that made the stored records
+        existing = store.load()
+        existing = existing[existing["case_id"].isin(grid_ids)] if len(existing) else existing
+        stored = set(existing["case_id"]) if len(existing) else set()
+        done = (set(existing.loc[existing["status"] != "error", "case_id"]) if opt.retry_errors and "status" in existing
+                else stored)
+        n_retried_ids = len((stored - done) & grid_ids)
+        if store.moved_aside:
+            log.warning("%s: %d unreadable store file(s) moved aside; their cases are run again", name,
+                        len(store.moved_aside))
+        tasks = _by_instance(c for c, i in zip(cases, case_ids) if i not in done)
+        if opt.max_tasks is not None:
+            tasks = tasks[:opt.max_tasks]
+        self.tasks = tasks
+        self.todo = todo = [c for t in tasks for c in t]  # this call's cases; a retry runs those not stored yet
+        kept = existing[existing["case_id"].isin(done)] if len(existing) else existing  # records this run keeps
+        _check_resume(name, out_dir, kept, code["code_version"], len(todo), opt.allow_mixed_code)
+        self.n_retried = n_retried = sum(c.case_id in stored for c in todo)
+        # what every task needs besides its cases; a loky worker exits when this process dies (driver_pid,
+        # execute.die_with_parent)
+        self.context = {**spec.worker_context(), "code_version": code["code_version"],
+                        "driver_pid": os.getpid() if opt.backend in ("loky", "multiprocessing") else None}
+        recorded = spec.to_json()
+        self.grid = recorded.pop("grid")  # written last: the bookkeeping stays at the top of run.json
+        self.info = {
+            **recorded, "code_version": code["code_version"], "n_cases": len(cases),
+            "status": "running", "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "n_pending": len(todo), "n_retried": n_retried, "runner": asdict(opt),
+            "git": code, "machine": machine(), "packages": package_versions(),
+        }
+        # the runs that made the records this grid keeps: their wall times add up (issue 32)
+        self.before = earlier_runs(previous) if done & grid_ids else []
+        # nothing to run after a finished run: run.json stays that of the runs that made the records
+        self.keep = not todo and bool(self.before) and previous.get("status") == "finished"
+        self.this_run = {"started_at": self.info["started_at"], "finished_at": None, "wall_seconds": 0.0, "n_run": 0,
+                         "code_version": code["code_version"], "status": "running"}
+        if not self.keep:
+            self._write(0.0, 0)
+        self.n_pending = n_pending = len(todo)
+        log.info("%s: %d cases, %d done, %d to run%s", name, len(cases), len(done & grid_ids), n_pending,
+                 f" ({n_retried} of them after an error)" if n_retried else
+                 (f"; {n_retried_ids} in error (runner.retry_errors=true runs them again)" if n_retried_ids else ""))
+        self.worker_peaks: dict = {}
+        self.n_stored, self.last_write = 0, time.perf_counter()
+        self.bar = (tqdm(total=n_pending, desc=name, unit="case", disable=not opt.progress, smoothing=0.05)
+                    if tasks else None)  # closed by run_sweep
+
+    def _write(self, seconds: float, n_stored: int, status: str = "running") -> None:
+        """``run.json`` with this run's progress (its wall time so far adds to the earlier runs')."""
+        self.this_run.update(wall_seconds=round(seconds, 3), n_run=n_stored, status=status)
+        self.info.update(runs=[*self.before, self.this_run], wall_seconds=total_wall_seconds([*self.before, self.this_run]))
+        write_text_atomic(self.out_dir / "run.json", dumps_run_info({**self.info, "grid": self.grid}))
+
+    def store(self, records: list[dict]) -> None:
+        """Store a task's records as it returns; note its worker's peak memory; log the cases in error;
+        write ``run.json``'s progress at most every :attr:`every` seconds."""
+        for r in records:  # the worker's (host, pid) and peak RSS after the task, not stored
+            if "_worker" in r:
+                key, rss = r["_worker"]
+                self.worker_peaks[key] = max(self.worker_peaks.get(key, 0), rss)
+        self.result_store.append(records)
+        self.bar.update(len(records))
+        self.n_stored += len(records)
+        if time.perf_counter() - self.last_write >= self.every:
+            self._write(time.perf_counter() - self.t_start, self.n_stored)
+            self.last_write = time.perf_counter()
+        for r in records:
+            if r.get("status") == "error":
+                log.warning("case %s (%s) failed: %s", r["case_id"], r["algorithm"], r["error"].splitlines()[0])
+
+    def worker_died(self, exc: BaseException, attempt: int) -> None:
+        """A worker died: the stored records stay and the tasks not stored yet run again, or :class:`SweepInterrupted`."""
+        name, opt = self.spec.experiment, self.opt
+        now = self.result_store.done_ids(retry_errors=opt.retry_errors)
+        ran = {c.case_id for c in self.todo} - now  # not stored yet (or still only as an old error)
+        self.tasks = _by_instance(c for c in self.todo if c.case_id in ran)
+        n_left = sum(len(t) for t in self.tasks)
+        if attempt == opt.max_retries:
+            raise SweepInterrupted(
+                f"{name}: a worker died ({type(exc).__name__}: {exc}) and kept dying in "
+                f"{opt.max_retries} retries; {self.n_pending - n_left} of {self.n_pending} cases are stored, "
+                f"{n_left} are not. Rerun the same command to resume."
+            ) from exc
+        log.warning("%s: a worker died (%s); running the %d cases not stored yet again (retry %d of %d)",
+                    name, type(exc).__name__, n_left, attempt + 1, opt.max_retries)
+
+    def finish(self) -> SweepResult:
+        """Consolidate the store; ``run.json`` as finished (or as the earlier runs left it: nothing ran)."""
+        df = self.result_store.consolidate()
+        if len(df):
+            df = df[df["case_id"].isin(self.grid_ids)].reset_index(drop=True)
+        seconds = time.perf_counter() - self.t_start
+        code_version = self.code["code_version"]
+        result = SweepResult(df, self.out_dir, len(self.spec.cases), self.n_pending, seconds, code_version,
+                             self.n_retried)
+        if self.keep:
+            log.info("%s: every case was stored already; %s keeps the wall time of the run(s) that made them (%.1f s)",
+                     self.spec.experiment, self.out_dir / "run.json", total_wall_seconds(self.before))
+            result.provenance = self.previous
+            return result
+        peaks = self.worker_peaks
+        self.info.update({
+            "code_versions": _versions(df),  # cases per code version (more than one: runner.allow_mixed_code)
+            "status": "finished", "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "n_errors": result.n_errors,
+            "peak_rss_bytes": {"driver": peak_rss(), "workers": max(peaks.values(), default=None),
+                               "per_worker": {str(k): v for k, v in sorted(peaks.items())}},
+        })
+        self.this_run["finished_at"] = self.info["finished_at"]
+        self._write(seconds, self.n_pending, status="finished")  # wall_seconds: the earlier runs' and this one's
+        result.provenance = {**self.info, "grid": self.grid}
+        return result
+
+
+@contextlib.contextmanager
+def _parallel(backend: str, n_jobs: int) -> Iterator[Parallel]:
+    """The joblib ``Parallel`` of one attempt: records come back as each task ends (``generator_unordered``)."""
     if backend == "dask":
         # The backend of dask_client's parallel_config, sized by the cluster.
         # Every task goes to the scheduler at once (tasks are small): an
         # adaptive cluster (dask-jobqueue's adapt()) scales to the whole
         # queue, not to the workers present when the sweep started.
-        parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1, pre_dispatch="all")
+        yield Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1, pre_dispatch="all")
     elif backend == "loky":
         # each worker exits when this process dies, from its start (execute.die_with_parent): a killed driver
         # left its workers computing for minutes (issue 33)
         with parallel_config(backend="loky", initializer=die_with_parent, initargs=(os.getpid(),)):
-            parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
-            _store_as_they_come(parallel(delayed(run_instance)(t, context) for t in tasks), store, bar, worker_peaks,
-                                on_stored, every)
-        return
+            yield Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
     else:
-        parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)
-    _store_as_they_come(parallel(delayed(run_instance)(t, context) for t in tasks), store, bar, worker_peaks,
-                        on_stored, every)
-
-
-def _store_as_they_come(results, store, bar, worker_peaks: dict | None, on_stored=None, every: float = 30.0) -> None:
-    """Store each task's records as it returns; note its worker's peak memory; log the cases in error;
-    call ``on_stored(n_stored)`` at most every ``every`` seconds (run.json's progress)."""
-    last, n_stored = time.perf_counter(), 0
-    for records in results:
-        if worker_peaks is not None:
-            for r in records:  # the worker's (host, pid) and peak RSS after the task, not stored
-                if "_worker" in r:
-                    key, rss = r["_worker"]
-                    worker_peaks[key] = max(worker_peaks.get(key, 0), rss)
-        store.append(records)
-        bar.update(len(records))
-        n_stored += len(records)
-        if on_stored is not None and time.perf_counter() - last >= every:
-            on_stored(n_stored)
-            last = time.perf_counter()
-        errors = [r for r in records if r.get("status") == "error"]
-        for r in errors:
-            log.warning("case %s (%s) failed: %s", r["case_id"], r["algorithm"], r["error"].splitlines()[0])
+        yield Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1)

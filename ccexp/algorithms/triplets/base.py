@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._validation import as_index_array, check_positive_int
-from ..base import ProblemEstimator
+from ..base import ProblemEstimator, validate_params, validates_params_first
 
 
 #: items beyond twice those the triplets name that ``fit`` infers from the largest index without ``n_items``
@@ -24,6 +24,7 @@ class TripletEstimator(ProblemEstimator):
 
     supervision = "triplets"
 
+    @validates_params_first
     def fit(self, triplets, y=None, n_items=None):
         """Cluster the items of ``triplets`` (rows (a, b, c), c the outlier).
 
@@ -39,6 +40,7 @@ class TripletEstimator(ProblemEstimator):
         ValueError
             For an empty ``triplets``, or sparse indices without ``n_items``.
         """
+        validate_params(self)
         arr = np.asarray(triplets)
         if arr.size == 0:
             raise ValueError(f"triplets must hold at least one triplet (a, b, c), got shape {arr.shape}")
@@ -53,8 +55,14 @@ class TripletEstimator(ProblemEstimator):
         n_items = check_positive_int(n_items, "n_items")
         return self._fit(as_index_array(arr, "triplets", n_items, 3), n_items)
 
+    @validates_params_first
     def fit_problem(self, problem):
-        """Cluster the items of a :class:`~ccexp.problem.Problem` with triplets."""
+        """Cluster the items of a :class:`~ccexp.problem.Problem` with triplets.
+
+        Validates the parameters first (:func:`~ccexp.algorithms.base.validate_params`), as every estimator's
+        ``fit_problem`` does, then runs the algorithm's ``_fit``.
+        """
+        validate_params(self)
         return self._fit(problem.require("triplets", type(self).__name__), problem.n_items)
 
     def _fit(self, T, n_items):  # pragma: no cover - abstract
