@@ -10,7 +10,7 @@ import json
 
 import pytest
 from _sweeps import DATASET, ORACLE, SMALL
-from conftest import run_cli
+from conftest import require_experiment_data, run_cli
 
 from ccexp.report import REPORTS, make_report
 from ccexp.runner.spec import SCHEMA, SweepSpec, dumps_run_info, read_spec
@@ -50,6 +50,7 @@ def test_a_run_json_of_schema_1_holds_no_spec():
 
 def test_run_json_holds_only_what_ran(tmp_path):
     """agg_categorical's run.json named ``ls_ad_vc`` (the algorithm group's default), which it never runs."""
+    require_experiment_data("agg_categorical", "ci")  # Votes and Mushrooms are real data files
     run_cli(["experiment=agg_categorical", "experiment.scale=ci", "experiment.trials=1", f"paths.results={tmp_path}",
              "tracking=off",
              "runner.n_jobs=1", "runner.progress=false", "report=false"], cwd=tmp_path)
