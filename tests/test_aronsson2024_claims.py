@@ -173,3 +173,15 @@ def test_the_budget_reads_a_count_above_one_and_a_fraction_up_to_one():
     assert np.isnan(query_budget(np.nan, 10)) and np.isnan(query_budget(0.5, np.nan))
     t = _two_runs(max_queries=150)
     assert padded_curves(t, ["algorithm"], "ari")["n_queries"].max() == 150
+
+
+def test_every_comparison_of_one_sentence_reads_it_with_one_tolerance():
+    """Issue 28 item 4: acc_kmeans_init read 'The overall conclusion is very similar ..., i.e., maxexp and then
+    maxmin yield the best results with a remarkable margin' with tolerance 0.25 for one comparison and 0 for
+    another. The auc_order rows of one sentence (same experiment, variant and source) share one tolerance."""
+    ref = load_reference("aronsson2024")
+    rows = ref[ref["quantity"] == "auc_order"]
+    for (exp, variant, source), g in rows.groupby(["experiment", rows["variant"].fillna(""), "source"]):
+        assert g["tolerance"].nunique(dropna=False) == 1, (exp, variant, source, sorted(g["tolerance"]))
+    overall = rows[(rows["experiment"] == "acc_kmeans_init") & rows["source"].str.contains("overall conclusion")]
+    assert len(overall) >= 3 and (overall["tolerance"] == 0.25).all()

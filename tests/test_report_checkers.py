@@ -366,6 +366,66 @@ def test_all_hard_for_large_k_both_sides():
     assert check(_ctx({("ls_ad_vc", 4, 0.01, 0.2): 0.3}))[0] is None  # no k >= 8
 
 
+
+def _ctx_sd(cells, n=10):
+    """A Context from ``{(algorithm, k, a, b): (mean ARI, SD over n trials)}``."""
+    from ccexp.report.ukkonen2017 import Context
+
+    stats = pd.DataFrame([dict(algorithm=alg, k=k, a=a, b=b, ari_mean=m, ari_std=s, n_clusters_mean=k,
+                               n_clusters_sem=0.0, n_trials=n) for (alg, k, a, b), (m, s) in cells.items()])
+    return Context.from_stats(stats)
+
+
+def test_tste_clear_winner_ties_only_at_the_ceiling():
+    """Issue 28 item 4: 'In the absence of noise (b=0, top panel), t-STE is a clear winner' (a = 0.01) failed only
+    on ties at ARI 1, which the paper's own Table I shows (k = 2). A tie at ARI 1 in every trial is no loss; a
+    tie below it, or a lead within 2 SE of the difference, is."""
+    from ccexp.report.ukkonen2017 import CLAIMS
+
+    check = CLAIMS["claim_tste_best_a0.01_b0"]
+    ceiling = {("tste_dpmm", 2, 0.01, 0.0): (1.0, 0.0), ("ls_ad_vc", 2, 0.01, 0.0): (1.0, 0.0),
+               ("ls_eq_vc", 2, 0.01, 0.0): (1.0, 0.0),
+               ("tste_dpmm", 4, 0.01, 0.0): (0.9, 0.0), ("ls_ad_vc", 4, 0.01, 0.0): (0.6, 0.0)}
+    holds, note = check(_ctx_sd(ceiling))
+    assert holds is True and "ties at the ceiling: k=2 Ls-AD-VC, k=2 Ls-EQ-VC" in note, note
+    # the same tie one step below ARI 1 is no win
+    below = dict(ceiling) | {(alg, 2, 0.01, 0.0): (0.95, 0.0) for alg in ("tste_dpmm", "ls_ad_vc", "ls_eq_vc")}
+    holds, note = check(_ctx_sd(below))
+    assert holds is False and "not at k=2: 0.95 vs Ls-AD-VC 0.95" in note, note
+    # a lead of 0.1 at k = 4 with SD 0.2 over 10 trials each: 2 SE of the difference = 2 * 0.2 * sqrt(2/10) = 0.179
+    spread = dict(ceiling) | {("tste_dpmm", 4, 0.01, 0.0): (0.7, 0.2), ("ls_ad_vc", 4, 0.01, 0.0): (0.6, 0.2)}
+    holds, note = check(_ctx_sd(spread))
+    assert holds is False and "needs a lead > 2 SE = 0.179" in note, note
+    # SD 0.1: 2 SE = 0.089 < 0.1, a win
+    assert check(_ctx_sd(dict(spread) | {("tste_dpmm", 4, 0.01, 0.0): (0.7, 0.1),
+                                         ("ls_ad_vc", 4, 0.01, 0.0): (0.6, 0.1)}))[0] is True
+
+
+def test_ls_ad_vc_substantially_better_ties_only_at_the_ceiling():
+    """Issue 28 item 4: 'when the ground truth clustering only contains a few clusters ... Ls-AD-VC can give
+    substantially better results than other methods' (a = 0.01, b > 0, k <= 4): Table I's Ls-EQ-VC also finds
+    exactly 2 clusters at k = 2, so a tie at ARI 1 in every trial is no loss; anything else needs a lead of more
+    than 2 SE of the difference."""
+    from ccexp.report.ukkonen2017 import CLAIMS
+
+    check = CLAIMS["claim_ls_ad_vc_best_small_k_a0.01"]
+    cells = {}
+    for b in (0.1, 0.2):
+        cells |= {("ls_ad_vc", 2, 0.01, b): (1.0, 0.0), ("ls_eq_vc", 2, 0.01, b): (1.0, 0.0),
+                  ("tste_dpmm", 2, 0.01, b): (0.8, 0.0),
+                  ("ls_ad_vc", 4, 0.01, b): (0.9, 0.0), ("ls_eq_vc", 4, 0.01, b): (0.7, 0.0),
+                  ("tste_dpmm", 4, 0.01, b): (0.6, 0.0)}
+    holds, note = check(_ctx_sd(cells))
+    assert holds is True and "ties at the ceiling: k=2, b=0.1 Ls-EQ-VC, k=2, b=0.2 Ls-EQ-VC" in note, note
+    # the ceiling counts only where both are at ARI 1 in every trial: Ls-EQ-VC at 1 beside Ls-AD-VC at 0.99 wins
+    holds, note = check(_ctx_sd(cells | {("ls_ad_vc", 2, 0.01, 0.1): (0.99, 0.0)}))
+    assert holds is False and "not at k=2, b=0.1: 0.99 vs Ls-EQ-VC 1" in note, note
+    # the cells at b = 0 and k = 8 are not the sentence's: losing there does not break it
+    assert check(_ctx_sd(cells | {("ls_ad_vc", 2, 0.01, 0.0): (0.5, 0.0), ("ls_eq_vc", 2, 0.01, 0.0): (0.9, 0.0),
+                                  ("ls_ad_vc", 8, 0.01, 0.1): (0.2, 0.0), ("ls_eq_vc", 8, 0.01, 0.1): (0.4, 0.0)}
+                         ))[0] is True
+
+
 # ----------------------------------------------------------------------------- the store API the reports use
 
 

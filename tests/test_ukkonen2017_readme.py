@@ -35,3 +35,17 @@ def test_readme_does_not_restate_stale_verdicts():
 def test_missing_markers_are_refused():
     with pytest.raises(ValueError, match="results block"):
         R.current_block("# a README without the markers\n")
+
+
+def test_the_one_cluster_reading_judges_nothing_outside_the_studies_marked_as_earlier():
+    """Issue 28 item 6: the README judged Table I by +-1 cluster. Any section that still shows that reading
+    (a study made before issue 28) says so, and no sentence says such a study reproduces Table I."""
+    import re
+
+    text = R.readme_path().read_text(encoding="utf-8")
+    assert "reproduces Table I" not in text
+    sections = re.split(r"\n(?=#{1,6} )", text)
+    marked = [s for s in sections if re.search(r"±\s?1|\+-\s?1", s)]
+    assert marked, "the studies with the +-1 reading were expected here; update this test if they are gone"
+    for s in marked:
+        assert "before issue 28" in " ".join(s.split()), s.splitlines()[0]
