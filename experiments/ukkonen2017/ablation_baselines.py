@@ -14,6 +14,8 @@ the clustering variants reuse it.  Usage::
 
     python experiments/ukkonen2017/ablation_baselines.py --method tste --out /tmp/abl_tste.csv \\
         --cache /tmp/abl_cache [--fractions 0.01 0.05 0.1] [--embeddings ours gd] [--dps ours vdp]
+    python experiments/ukkonen2017/ablation_baselines.py --method crowdclust --out /tmp/abl_cc_a1.csv \
+        --cache /tmp/abl_cache --fractions 1.0 --ks 8 16 --embeddings vb vb_mixture   # only these k
     python experiments/ukkonen2017/ablation_baselines.py --summary /tmp/abl_tste.csv [--markdown]
 
 Embedding variants (t-STE): ``ours`` (L-BFGS-B, start N(0, I), 4-D,
@@ -68,13 +70,14 @@ TABLE1 = dict(k=(2, 4, 8, 16), a=(1.0, 0.1, 0.05, 0.01), b=(0.0, 0.1, 0.2))
 FIELDS = ["method", "embedding", "dp", "k", "a", "b", "trial", "instance_id", "n_clusters", "ari", "seconds"]
 
 
-def instances(method: str, fractions, trials: int, noises=None):
-    """The exp1 paper-scale cases of ``method`` in the Table I cells (``noises``: only these b), cheapest first."""
+def instances(method: str, fractions, trials: int, noises=None, ks=None):
+    """The exp1 paper-scale cases of ``method`` in the Table I cells (``noises``: only these b; ``ks``: only
+    these k), cheapest first."""
     _, cases = experiment_cases("exp1_triplets", "paper")
     out = [c for c in cases if c.algorithm == ALGORITHM[method] and c.instance.trial < trials
            and any(abs(c.instance.setting["oracle.fraction"] - a) < 1e-9 for a in fractions)
            and (noises is None or any(abs(c.instance.setting["oracle.noise"] - b) < 1e-9 for b in noises))
-           and c.instance.setting["dataset.k"] in TABLE1["k"]]
+           and c.instance.setting["dataset.k"] in (ks or TABLE1["k"])]
     return sorted(out, key=lambda c: (c.instance.setting["oracle.fraction"], c.instance.setting["dataset.k"],
                                       c.instance.setting["oracle.noise"], c.instance.trial))
 
@@ -121,7 +124,7 @@ def run(args) -> None:
         w = csv.DictWriter(fh, fieldnames=FIELDS)
         if new:
             w.writeheader()
-        for case in instances(args.method, args.fractions, args.trials, args.noises):
+        for case in instances(args.method, args.fractions, args.trials, args.noises, args.ks):
             inst = case.instance
             todo = [(e, d) for e in args.embeddings for d in args.dps if (e, d, inst.instance_id) not in done]
             if not todo:
@@ -236,6 +239,7 @@ def main(argv=None) -> int:
     p.add_argument("--fractions", type=float, nargs="+", default=list(TABLE1["a"]))
     p.add_argument("--trials", type=int, default=10)
     p.add_argument("--noises", type=float, nargs="+", help="only these b (default: 0, 0.1, 0.2)")
+    p.add_argument("--ks", type=int, nargs="+", help="only these k (default: 2, 4, 8, 16)")
     p.add_argument("--embeddings", nargs="+")
     p.add_argument("--dps", nargs="+", default=list(DPS))
     p.add_argument("--summary", help="summarise a CSV instead of running")
@@ -248,6 +252,7 @@ def main(argv=None) -> int:
         p.error("--method and --out are required to run")
     args.embeddings = args.embeddings or list(EMBEDDINGS[args.method])
     bad = [e for e in args.embeddings if e not in EMBEDDINGS[args.method]] + [d for d in args.dps if d not in DPS]
+    bad += [f"k={k}" for k in args.ks or () if k not in TABLE1["k"]]
     if bad:
         p.error(f"unknown variants {bad}")
     run(args)
