@@ -16,6 +16,8 @@ the clustering variants reuse it.  Usage::
         --cache /tmp/abl_cache [--fractions 0.01 0.05 0.1] [--embeddings ours gd] [--dps ours vdp]
     python experiments/ukkonen2017/ablation_baselines.py --method crowdclust --out /tmp/abl_cc_a1.csv \
         --cache /tmp/abl_cache --fractions 1.0 --ks 8 16 --embeddings vb vb_mixture   # only these k
+    python experiments/ukkonen2017/ablation_baselines.py --method tste --out /tmp/abl_tste_amb.csv \
+        --cache /tmp/abl_cache --fractions 1.0 --noises 0.1 0.2 --ks 4 8 16 --embeddings ours --ambiguous drop
     python experiments/ukkonen2017/ablation_baselines.py --summary /tmp/abl_tste.csv [--markdown]
 
 Embedding variants (t-STE): ``ours`` (L-BFGS-B, start N(0, I), 4-D,
@@ -29,6 +31,11 @@ default, as ours: no variant.  CrowdClust: ``map`` (point estimates, N(0, I)
 prior: the committed paper-scale run's); ``vb`` (Gomes et al.'s variational
 Bayes, same prior: the default since issue 34); ``vb_mixture`` (variational
 Bayes with Gomes et al.'s DP-mixture prior on the items).
+
+Generator variant (``--ambiguous random|last|drop``): item 4's rule for the
+outlier of a 3-set whose three labels all differ, changed alone
+(``ablation_local_search.problem_for``, the instance's own random streams); the
+rows' embedding then reads ``ours@ambiguous=drop``.  It matters from k = 4 on.
 
 Clustering variants: ``ours`` (scikit-learn's DP mixture, standardised
 embedding, data-adaptive prior, concentration 1/30, 30 components from
@@ -124,16 +131,22 @@ def run(args) -> None:
         w = csv.DictWriter(fh, fieldnames=FIELDS)
         if new:
             w.writeheader()
+        # a generator rule changed (item 4's ``ambiguous``): the rows' embedding reads ``ours@ambiguous=drop``
+        tag = f"@ambiguous={args.ambiguous}" if args.ambiguous else ""
         for case in instances(args.method, args.fractions, args.trials, args.noises, args.ks):
             inst = case.instance
-            todo = [(e, d) for e in args.embeddings for d in args.dps if (e, d, inst.instance_id) not in done]
+            todo = [(e, d) for e in args.embeddings for d in args.dps if (e + tag, d, inst.instance_id) not in done]
             if not todo:
                 continue
-            ds, prob = build_problem(inst)
+            if args.ambiguous:
+                from ablation_local_search import problem_for  # lazy: that module imports this one
+                ds, prob = problem_for(case, "ambiguous", args.ambiguous)
+            else:
+                ds, prob = build_problem(inst)
             # the estimators' own seeds: TSTEDPMM / CrowdClustDPMM spawn (embedding, mixture) from random_state
             emb_seed, dp_seed = np.random.default_rng(case.algorithm_seed).spawn(2)
             for e in dict.fromkeys(e for e, _ in todo):
-                f = cache / f"{args.method}-{e}-{inst.instance_id}.npy"
+                f = cache / f"{args.method}-{e}{tag}-{inst.instance_id}.npy"
                 t0 = time.perf_counter()
                 if f.is_file():
                     X = np.load(f)
@@ -145,7 +158,7 @@ def run(args) -> None:
                     t1 = time.perf_counter()
                     labels = cluster(d, X, _fresh(dp_seed))
                     s = inst.setting
-                    w.writerow({"method": args.method, "embedding": e, "dp": d, "k": s["dataset.k"],
+                    w.writerow({"method": args.method, "embedding": e + tag, "dp": d, "k": s["dataset.k"],
                                 "a": s["oracle.fraction"], "b": s["oracle.noise"], "trial": inst.trial,
                                 "instance_id": inst.instance_id, "n_clusters": int(labels.max()) + 1,
                                 "ari": adjusted_rand(ds.y, labels), "seconds": round(te + time.perf_counter() - t1, 3)})
@@ -240,6 +253,8 @@ def main(argv=None) -> int:
     p.add_argument("--trials", type=int, default=10)
     p.add_argument("--noises", type=float, nargs="+", help="only these b (default: 0, 0.1, 0.2)")
     p.add_argument("--ks", type=int, nargs="+", help="only these k (default: 2, 4, 8, 16)")
+    p.add_argument("--ambiguous", choices=("random", "last", "drop"),
+                   help="the generator's rule for a 3-set of three labels (item 4; default: exp1's rotate)")
     p.add_argument("--embeddings", nargs="+")
     p.add_argument("--dps", nargs="+", default=list(DPS))
     p.add_argument("--summary", help="summarise a CSV instead of running")
