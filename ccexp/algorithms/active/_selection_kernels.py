@@ -64,11 +64,12 @@ def expected_cost(s_uv, s_uw, s_vw, beta):
     cmin = min(min(min(c0, c1), min(c2, c3)), c4)
     if np.isinf(beta):
         return cmin
-    w0 = np.exp(-beta * (c0 - cmin))
-    w1 = np.exp(-beta * (c1 - cmin))
-    w2 = np.exp(-beta * (c2 - cmin))
-    w3 = np.exp(-beta * (c3 - cmin))
-    w4 = np.exp(-beta * (c4 - cmin))
+    # the cheapest clustering's weight is exp(-0.0) = 1.0 exactly: not computed (nor a tied one's)
+    w0 = 1.0 if c0 == cmin else np.exp(-beta * (c0 - cmin))
+    w1 = 1.0 if c1 == cmin else np.exp(-beta * (c1 - cmin))
+    w2 = 1.0 if c2 == cmin else np.exp(-beta * (c2 - cmin))
+    w3 = 1.0 if c3 == cmin else np.exp(-beta * (c3 - cmin))
+    w4 = 1.0 if c4 == cmin else np.exp(-beta * (c4 - cmin))
     return (w0 * c0 + w1 * c1 + w2 * c2 + w3 * c3 + w4 * c4) / (w0 + w1 + w2 + w3 + w4)
 
 
