@@ -119,8 +119,12 @@ def main(argv=None) -> None:
     ap.add_argument("--trials", type=int, nargs="+", default=[0])
     ap.add_argument("--repeats", type=int, default=1, help="runs of each case (medians of CPU)")
     ap.add_argument("--cprofile", action="store_true", help="cProfile COBRAS / nCOBRAS (top functions)")
+    ap.add_argument("--plain", action="store_true", help="no kernel counters: each case's CPU time only (to compare "
+                    "two code versions, e.g. with PYTHONPATH on a clone of before)")
+    ap.add_argument("--out", default="profile_acc_split", help="name of the results/bench JSON")
     a = ap.parse_args(argv)
-    install()
+    if not a.plain:
+        install()
     rows = []
     for experiment in a.experiments:
         cases, context = cases_for(experiment, a.datasets or DEFAULT_DATASETS[experiment], a.gamma, a.trials)
@@ -163,7 +167,7 @@ def main(argv=None) -> None:
                   f"({', '.join(f'{k} {v:.2f}' for k, v in sorted(counts.items(), key=lambda x: -x[1])[:6])}) "
                   f"passes {passes}", flush=True)
     summarise(rows)
-    write_results("profile_acc_split", rows)
+    write_results(a.out, {"cases": rows})
 
 
 def summarise(rows) -> None:
