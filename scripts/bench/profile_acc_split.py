@@ -122,7 +122,12 @@ def main(argv=None) -> None:
     ap.add_argument("--plain", action="store_true", help="no kernel counters: each case's CPU time only (to compare "
                     "two code versions, e.g. with PYTHONPATH on a clone of before)")
     ap.add_argument("--out", default="profile_acc_split", help="name of the results/bench JSON")
+    ap.add_argument("--ab", metavar="REV", default=None,
+                    help="instead: each case with the local search and maxexp/maxmin scoring kernels of git revision "
+                         "REV and of now, alternated case by case in this process (records checked equal)")
     a = ap.parse_args(argv)
+    if a.ab:
+        return ab_cases(a)
     if not a.plain:
         install()
     rows = []
@@ -168,6 +173,61 @@ def main(argv=None) -> None:
                   f"passes {passes}", flush=True)
     summarise(rows)
     write_results(a.out, {"cases": rows})
+
+
+def _comparable(rec):
+    """A record without what names the code or measures time (as ``scripts/compare_records.py``), trace included."""
+    out = {k: v for k, v in rec.items() if "seconds" not in k and k not in ("code_version", "_worker")}
+    if isinstance(out.get("_trace"), list):
+        out["_trace"] = [{k: v for k, v in row.items() if "seconds" not in k} for row in out["_trace"]]
+    return out
+
+
+def ab_cases(a) -> None:
+    """Each case run with the kernels at ``a.ab`` and now, alternated; median CPU per side, records equal."""
+    from bench_acc_kernels import module_at
+
+    before_ls = module_at(a.ab).local_search_sums
+    before_sel = module_at(a.ab, "ccexp/algorithms/active/_selection_kernels.py").score_bad_triangles
+    sides = {"before": (before_ls, before_sel), "now": (K.local_search_sums, K.score_bad_triangles)}
+    rows = []
+    for experiment in a.experiments:
+        cases, context = cases_for(experiment, a.datasets or DEFAULT_DATASETS[experiment], a.gamma, a.trials)
+        if a.algorithms:
+            cases = [c for c in cases if c.algorithm in a.algorithms]
+        warm_up({c.algorithm for c in cases})
+        first = {}
+        for c in cases:
+            first.setdefault(c.algorithm, c)
+        for name in sides:  # the kernels of REV compile here (no cache), untimed
+            K.local_search_sums, K.score_bad_triangles = sides[name]
+            for c in first.values():
+                run_instance([c], context)
+        for c in cases:
+            cpu = {name: [] for name in sides}
+            recs = {}
+            for r in range(a.repeats):
+                for name in (list(sides) if r % 2 == 0 else list(sides)[::-1]):
+                    K.local_search_sums, K.score_bad_triangles = sides[name]
+                    t0 = time.process_time()
+                    (rec,) = run_instance([c], context)
+                    cpu[name].append(time.process_time() - t0)
+                    recs[name] = _comparable(rec)
+                if repr(recs["before"]) != repr(recs["now"]):
+                    keys = [k for k in recs["now"] if repr(recs["now"][k]) != repr(recs["before"].get(k))]
+                    raise AssertionError(f"{c.algorithm} on {c.instance.dataset['name']}: the records differ in {keys}")
+            med = {name: statistics.median(v) for name, v in cpu.items()}
+            row = {"experiment": experiment, "dataset": c.instance.dataset["name"], "algorithm": c.algorithm,
+                   "trial": c.instance.trial, "before cpu": round(med["before"], 3), "now cpu": round(med["now"], 3),
+                   "now / before": round(med["now"] / med["before"], 3), "runs": a.repeats, "records equal": True}
+            rows.append(row)
+            print(row, flush=True)
+    K.local_search_sums, K.score_bad_triangles = sides["now"]
+    for experiment in dict.fromkeys(r["experiment"] for r in rows):
+        rs = [r for r in rows if r["experiment"] == experiment]
+        b, n = sum(r["before cpu"] for r in rs), sum(r["now cpu"] for r in rs)
+        print(f"{experiment}: {len(rs)} cases, before {b:.2f} s CPU, now {n:.2f} s CPU, now / before {n / b:.3f}")
+    write_results(a.out, {"ab": rows})
 
 
 def summarise(rows) -> None:
