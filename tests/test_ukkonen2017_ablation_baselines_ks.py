@@ -33,3 +33,12 @@ def test_a_k_outside_table_one_is_refused(capsys):
         mod.main(["--method", "tste", "--out", "/tmp/never-written.csv", "--ks", "3"])
     assert err.value.code == 2
     assert "k=3" in capsys.readouterr().err
+
+
+def test_the_default_generator_rule_is_not_an_ablation_variant(capsys):
+    # --ambiguous names a rule other than exp1's (rotate); rotate itself is the default run, refused by name
+    mod = _driver()
+    with pytest.raises(SystemExit) as err:
+        mod.main(["--method", "tste", "--out", "/tmp/never-written.csv", "--ambiguous", "rotate"])
+    assert err.value.code == 2
+    assert "--ambiguous" in capsys.readouterr().err

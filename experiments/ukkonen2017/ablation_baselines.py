@@ -17,7 +17,7 @@ the clustering variants reuse it.  Usage::
     python experiments/ukkonen2017/ablation_baselines.py --method crowdclust --out /tmp/abl_cc_a1.csv \
         --cache /tmp/abl_cache --fractions 1.0 --ks 8 16 --embeddings vb vb_mixture   # only these k
     python experiments/ukkonen2017/ablation_baselines.py --method tste --out /tmp/abl_tste_amb.csv \
-        --cache /tmp/abl_cache --fractions 1.0 --noises 0.1 0.2 --ks 4 8 16 --embeddings ours --ambiguous drop
+        --cache /tmp/abl_cache --fractions 1.0 --noises 0.1 0.2 --embeddings ours --dps ours --ambiguous drop
     python experiments/ukkonen2017/ablation_baselines.py --summary /tmp/abl_tste.csv [--markdown]
 
 Embedding variants (t-STE): ``ours`` (L-BFGS-B, start N(0, I), 4-D,
@@ -33,9 +33,10 @@ Bayes, same prior: the default since issue 34); ``vb_mixture`` (variational
 Bayes with Gomes et al.'s DP-mixture prior on the items).
 
 Generator variant (``--ambiguous random|last|drop``): item 4's rule for the
-outlier of a 3-set whose three labels all differ, changed alone
-(``ablation_local_search.problem_for``, the instance's own random streams); the
-rows' embedding then reads ``ours@ambiguous=drop``.  It matters from k = 4 on.
+outlier of a 3-set whose labels single none out (all in one cluster, or all in
+different clusters), changed alone (``ablation_local_search.problem_for``, the
+instance's own random streams); the rows' embedding then reads
+``ours@ambiguous=drop``.
 
 Clustering variants: ``ours`` (scikit-learn's DP mixture, standardised
 embedding, data-adaptive prior, concentration 1/30, 30 components from
@@ -254,7 +255,7 @@ def main(argv=None) -> int:
     p.add_argument("--noises", type=float, nargs="+", help="only these b (default: 0, 0.1, 0.2)")
     p.add_argument("--ks", type=int, nargs="+", help="only these k (default: 2, 4, 8, 16)")
     p.add_argument("--ambiguous", choices=("random", "last", "drop"),
-                   help="the generator's rule for a 3-set of three labels (item 4; default: exp1's rotate)")
+                   help="the generator's rule for a 3-set whose labels single none out (item 4; default: exp1's rotate)")
     p.add_argument("--embeddings", nargs="+")
     p.add_argument("--dps", nargs="+", default=list(DPS))
     p.add_argument("--summary", help="summarise a CSV instead of running")
