@@ -10,6 +10,13 @@ nothing else changed.  ``--offset 0`` reruns the committed repetitions (a
 check that the script is the runner).  One CSV row per run, appended as runs
 finish, so an interrupted run keeps what it did.
 
+``--kmeans-n-init N`` (acc_kmeans_init's ``authors`` variant only) changes one
+setting in memory for this process: the number of initialisations of the
+variant's once-per-dataset k-means (``AUTHORS_KMEANS["n_init"]`` of
+:mod:`ccexp.algorithms.active.estimator`, 10 by default), e.g. 1 for the
+default ``n_init="auto"`` of scikit-learn >= 1.4 with k-means++.  Written in
+the CSV's ``overrides`` column.
+
 Used for experiments/aronsson2024/README.md, "Fresh seeds on the seven
 differing stored-curve cells".  Example::
 
@@ -71,8 +78,16 @@ def main(argv=None) -> None:
     ap.add_argument("--skip", type=int, default=0, help="leave out each cell's first SKIP repetitions (split a cell "
                     "between processes)")
     ap.add_argument("--override", action="append", default=[], help="one more runner override (repeatable)")
+    ap.add_argument("--kmeans-n-init", type=int, default=None,
+                    help="initialisations of the authors variant's once-per-dataset k-means (default: the code's, 10)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
+    if a.kmeans_n_init is not None:
+        if a.kmeans_n_init < 1:
+            ap.error(f"--kmeans-n-init must be >= 1, got {a.kmeans_n_init}")
+        from ccexp.algorithms.active import estimator
+        estimator.AUTHORS_KMEANS["n_init"] = a.kmeans_n_init  # read at each fit; this process only
+    tag = " ".join([*a.override, *([f"kmeans_n_init={a.kmeans_n_init}"] if a.kmeans_n_init is not None else [])])
     new = not os.path.exists(a.out)
     with open(a.out, "a", newline="") as fh:
         w = csv.writer(fh)
@@ -91,7 +106,7 @@ def main(argv=None) -> None:
                 (rec,) = run_instance([shifted], context)
                 trace = rec.get("_trace") or []
                 n_edges = int(rec.get("problem.n_edges", 0) or 0)
-                w.writerow([algorithm, dataset, gamma, inst.trial, a.offset, " ".join(a.override), rec.get("status"),
+                w.writerow([algorithm, dataset, gamma, inst.trial, a.offset, tag, rec.get("status"),
                             rec.get("n_queries"), rec.get("stop_reason"), round(time.perf_counter() - t0, 2),
                             *[value_at(trace, n_edges, f) if n_edges else np.nan for f in FRACTIONS],
                             rec.get("ari")])
