@@ -107,3 +107,32 @@ def test_expected_cost_without_the_unit_weight_is_bitwise_the_five_exps(s_uv, s_
     want = _expected_cost_before(s_uv, s_uw, s_vw, beta)
     assert got == want or (np.isnan(got) and np.isnan(want))
     assert np.float64(got).tobytes() == np.float64(want).tobytes()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 25), st.integers(0, 2**31 - 1), st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+def test_open_pairs_are_the_numpy_pairs_of_the_merge(k, seed, share_alive, share_cl):
+    # COBRAS's merge: the alive cluster pairs in np.triu_indices order, those with a known cannot-link
+    # left out, and their distances (with ties: a few distinct values), as the numpy lines it replaced
+    from ccexp.algorithms.active import _cobras_kernels as CK
+
+    rng = np.random.default_rng(seed)
+    alive = rng.random(k) < share_alive
+    CLc = rng.random((k, k)) < share_cl
+    CLc = CLc | CLc.T
+    Dc = rng.choice([0.5, 1.0, 2.0, np.inf], size=(k, k))
+    Dc = np.minimum(Dc, Dc.T)
+    idx = np.flatnonzero(alive)
+    a, b = np.triu_indices(idx.shape[0], 1)
+    a, b = idx[a], idx[b]
+    keep = ~CLc[a, b]
+    a, b = a[keep], b[keep]
+    n_pairs = k * (k - 1) // 2
+    out_a, out_b = np.full(n_pairs, -1, dtype=np.int64), np.full(n_pairs, -1, dtype=np.int64)
+    out_d = np.full(n_pairs, np.nan)
+    m = CK.open_pairs(idx, CLc, Dc, out_a, out_b, out_d)
+    assert m == a.shape[0]
+    np.testing.assert_array_equal(out_a[:m], a)
+    np.testing.assert_array_equal(out_b[:m], b)
+    np.testing.assert_array_equal(out_d[:m], Dc[a, b])
+    np.testing.assert_array_equal(np.argsort(out_d[:m], kind="stable"), np.argsort(Dc[a, b], kind="stable"))

@@ -113,6 +113,27 @@ def links_components(comp, cl_u, cl_v, ru, rv):
 
 
 @njit(cache=True)
+def open_pairs(idx, CLc, Dc, out_a, out_b, out_d):
+    """The cluster pairs ``(idx[i], idx[j])``, i < j, without a known cannot-link, in row-major order; their number.
+
+    Writes the pairs and their distances ``Dc`` to ``out_a``, ``out_b``, ``out_d``:
+    the arrays that ``np.triu_indices`` over ``idx``, the filter ``~CLc[a, b]``
+    and ``Dc[a, b]`` gave, in the same order, without their temporaries.
+    """
+    m = 0
+    for i in range(idx.shape[0]):
+        x = idx[i]
+        for j in range(i + 1, idx.shape[0]):
+            y = idx[j]
+            if not CLc[x, y]:
+                out_a[m] = x
+                out_b[m] = y
+                out_d[m] = Dc[x, y]
+                m += 1
+    return m
+
+
+@njit(cache=True)
 def block_argmin(G, mx, my):
     """numpy's ``unravel_index(argmin(D[ix_(mx, my)]))`` on the squared distances of :func:`cluster_distances`.
 

@@ -322,16 +322,18 @@ class _CobrasRun:
         CLc = CK.cluster_cannot_links(reps, starts, sizes, self.cl_u[:self.n_cl], self.cl_v[:self.n_cl], self.n)
         members = [np.arange(st, st + sz) for st, sz in zip(starts, sizes)]  # positions in sis
         alive = np.ones(len(self.clusters), dtype=bool)
+        n_pairs = len(self.clusters) * (len(self.clusters) - 1) // 2
+        pair_a, pair_b = np.empty(n_pairs, dtype=np.int64), np.empty(n_pairs, dtype=np.int64)
+        pair_d = np.empty(n_pairs, dtype=np.float64)
         merged = True
         try:
             while merged and alive.sum() > 1:
                 merged = False
                 idx = np.flatnonzero(alive)
-                a, b = np.triu_indices(idx.shape[0], 1)
-                a, b = idx[a], idx[b]
-                keep = ~CLc[a, b]
-                a, b = a[keep], b[keep]
-                order = np.argsort(Dc[a, b], kind="stable")  # ties: itertools.combinations order
+                # the alive pairs (i < j, row-major) without a known cannot-link, and their distances
+                m = CK.open_pairs(idx, CLc, Dc, pair_a, pair_b, pair_d)
+                a, b = pair_a[:m], pair_b[:m]
+                order = np.argsort(pair_d[:m], kind="stable")  # ties: itertools.combinations order
                 for x, y in zip(a[order], b[order]):
                     mx, my = members[x], members[y]
                     i, j = CK.block_argmin(D2, mx, my)  # numpy's argmin of D[np.ix_(mx, my)]
