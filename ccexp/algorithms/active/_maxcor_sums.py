@@ -479,8 +479,11 @@ def local_search_sums(S, ST, labels, seed, eta, max_passes, M, smax):
     of all of ``ST`` after the pass (:func:`build_sums`).  The sums then add
     a cluster's rows in visiting order, not ascending order: the bound of
     (ii) holds for a recursive sum in any order (Higham, Eq. 4.4), so the
-    candidates, and the run, are the same.  At N = 1000 (k = 10-22,
-    acc_* states) this saved the build's 0.3-0.4 ms of a 1.4-1.6 ms restart.
+    candidates, and the run, are the same.  With the single strided read of
+    the sums per cluster and visit (:func:`_candidates`), one iteration's T = 3
+    restarts take 4-11 % less CPU at N = 1000 on acc_* states
+    (``scripts/bench/bench_acc_kernels.py``; the separate build was 0.3-0.6 ms
+    of a 1.4-1.6 ms restart).
 
     The objective of the start (Eq. 5 in the plain double loop's order) is one
     chain of dependent additions, latency-bound: about 45 us at N = 1000 and
