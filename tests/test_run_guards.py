@@ -214,7 +214,12 @@ def test_a_dead_dask_address_is_refused_in_seconds():
 
 
 def _run_cli(overrides, capsys, monkeypatch):
-    monkeypatch.setenv("CCEXP_DATA_DIR", os.environ.get("CCEXP_DATA_DIR", ""))  # run() sets it
+    # run() sets CCEXP_DATA_DIR for its workers: restore it after the test, and never set it to ""
+    # when it was unset (paths.data would then be "" and refused before the guard under test runs)
+    if "CCEXP_DATA_DIR" in os.environ:
+        monkeypatch.setenv("CCEXP_DATA_DIR", os.environ["CCEXP_DATA_DIR"])
+    else:
+        monkeypatch.delenv("CCEXP_DATA_DIR", raising=False)
     cfg = compose_config(overrides)
     with pytest.raises(SystemExit) as exc:
         cli.run_cli(cfg, overrides)
