@@ -7,6 +7,7 @@ import pytest
 
 from ccexp import reproduce
 from ccexp.reproduce import Job, paper_experiments, plan, run_all, summary
+from conftest import require_experiment_data
 
 
 def test_the_plan_covers_the_five_papers_and_marks_the_timing_experiments(tmp_path):
@@ -74,6 +75,7 @@ def test_a_timing_experiment_runs_one_case_at_a_time_whatever_n_jobs_says(monkey
     import ccexp.__main__ as main_mod
     from ccexp.runner.compose import compose_config
 
+    require_experiment_data("agg_scalability", "ci")  # run() builds the first instance before the sweep
     seen = {}
 
     def fake_sweep(spec, results, options=None, code=None):
