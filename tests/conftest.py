@@ -77,6 +77,17 @@ def exp1_ci_run(tmp_path_factory):
     return out, subprocess.CompletedProcess(done["args"], 0, done["stdout"], done["stderr"])
 
 
+def load_script(relpath: str, name: str | None = None):
+    """Import a script of the repository that is not a package module (``scripts/x.py``, ``experiments/<paper>/x.py``)."""
+    import importlib.util
+
+    path = pathlib.Path(__file__).resolve().parents[1] / relpath
+    spec = importlib.util.spec_from_file_location(name or path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def require_data(relpath: str) -> pathlib.Path:
     """The path of a real data file under $CCEXP_DATA_DIR, or skip naming the file."""
     from ccexp.data.files import data_dir

@@ -1,17 +1,13 @@
 """scripts/compare_records.py: the before/after check of a behaviour-preserving change."""
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import load_script
 
-_spec = importlib.util.spec_from_file_location(
-    "compare_records", Path(__file__).resolve().parents[1] / "scripts" / "compare_records.py"
-)
-compare_records = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(compare_records)
+compare_records = load_script("scripts/compare_records.py")
 
 
 def _write(root: Path, frame: pd.DataFrame, experiment="exp", scale="ci") -> Path:

@@ -121,14 +121,9 @@ def _old_run_json(overrides, n_cases=None):
 
 
 def _respec_script():
-    import importlib.util
-    from pathlib import Path
+    from conftest import load_script
 
-    path = Path(__file__).resolve().parents[1] / "scripts" / "respec_run_json.py"
-    loaded = importlib.util.spec_from_file_location("respec_run_json", path)
-    module = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(module)
-    return module
+    return load_script("scripts/respec_run_json.py")
 
 
 def test_respec_rewrites_a_run_json_of_schema_1_into_the_spec_it_ran():

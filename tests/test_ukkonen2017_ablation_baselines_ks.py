@@ -1,19 +1,12 @@
 """The ``--ks`` filter of experiments/ukkonen2017/ablation_baselines.py (issue 34: only the cells still to explain)."""
 
-import importlib.util
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import load_script
 
 
 def _driver():
-    path = ROOT / "experiments" / "ukkonen2017" / "ablation_baselines.py"
-    spec = importlib.util.spec_from_file_location("ukkonen_ablation_baselines", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("experiments/ukkonen2017/ablation_baselines.py", "ukkonen_ablation_baselines")
 
 
 def test_ks_keeps_only_those_k_and_every_trial_of_them():

@@ -1,20 +1,13 @@
 """The ``--cells`` filter of experiments/ukkonen2017/ablation_local_search.py (issue 34, item 4)."""
 
 import argparse
-import importlib.util
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import load_script
 
 
 def _driver():
-    path = ROOT / "experiments" / "ukkonen2017" / "ablation_local_search.py"
-    spec = importlib.util.spec_from_file_location("ukkonen_ablation_local_search", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("experiments/ukkonen2017/ablation_local_search.py", "ukkonen_ablation_local_search")
 
 
 def test_a_cell_parses_to_the_key_of_an_instance_setting():
