@@ -28,6 +28,21 @@ def test_tau_below_worse_needs_every_smaller_tau_significantly_below():
     assert math.isnan(cl.tau_below_worse(_tau_cases({1: 0.7, 5: 0.7}), "acc_maxexp", gamma=0.4)[0])
 
 
+def test_beta_inf_worse_needs_beta_one_ahead_by_more_than_two_se():
+    # the _tau_cases helper's ``value`` is the study's parameter: here beta
+    assert cl.beta_inf_worse(_tau_cases({1.0: 0.75, math.inf: 0.70}), "acc_maxexp", 0.2)[0] == 1.0
+    # a tie, which the old reading (beta = 1 >= beta = inf) counted as "degrades", is no degradation
+    value, note = cl.beta_inf_worse(_tau_cases({1.0: 0.70, math.inf: 0.70}), "acc_maxexp", 0.2)
+    assert value == 0.0 and "lead +0.000" in note
+    # a lead within 2 SE (SD 0.01, three runs a side: 2 SE = 0.0163) is not enough; just beyond it is
+    assert cl.beta_inf_worse(_tau_cases({1.0: 0.715, math.inf: 0.70}), "acc_maxexp", 0.2)[0] == 0.0
+    assert cl.beta_inf_worse(_tau_cases({1.0: 0.717, math.inf: 0.70}), "acc_maxexp", 0.2)[0] == 1.0
+    # beta = inf ahead: the claim fails; a missing side or another gamma is "not run"
+    assert cl.beta_inf_worse(_tau_cases({1.0: 0.6, math.inf: 0.7}), "acc_maxexp", 0.2)[0] == 0.0
+    assert math.isnan(cl.beta_inf_worse(_tau_cases({1.0: 0.7, 10.0: 0.6}), "acc_maxexp", 0.2)[0])
+    assert math.isnan(cl.beta_inf_worse(_tau_cases({1.0: 0.7, math.inf: 0.6}), "acc_maxexp", 0.4)[0])
+
+
 def test_tau_same_holds_only_when_every_pair_is_within_two_se():
     same = _tau_cases({1: 0.788, 2: 0.788, 5: 0.785, math.inf: 0.785}, gamma=0.0)
     assert cl.tau_same(same, "acc_maxexp", 0.0)[0] == 1.0

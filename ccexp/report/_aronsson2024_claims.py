@@ -24,6 +24,10 @@ CHECKS = {
         "'for gamma = 0.2, we see (in, e.g., Figure 13(g)) that maxexp performs worse when tau < 5' (Appendix C.2): "
         "ours = 1 if maxexp's mean AUC of ARI at tau = 5 exceeds its mean AUC at every tau < 5 run (1, 2, 3) by more "
         "than 2 standard errors of the difference (the reading of 'outperforms')"),
+    "claim_beta_inf_worse": (
+        "'as beta grows to infinity the performance degrades' (Appendix C.2, Figure 13): ours = 1 if maxexp's mean "
+        "AUC of ARI at beta = 1 (the default) exceeds its mean AUC at beta = inf by more than 2 standard errors of "
+        "the difference (this gamma; epsilon and tau at their defaults; the reading of 'outperforms')"),
     "claim_tau_same_at_gamma0": (
         "'the performance of maxexp remains the same for various values of tau >= 1 when gamma = 0' (Appendix C.2, "
         "Figure 13(c)): ours = 1 if no two of the tau values run give maxexp mean AUCs of ARI that differ by more "
@@ -89,6 +93,20 @@ def tau_below_worse(cases: pd.DataFrame, algorithm: str, gamma: float = 0.2, tau
         holds.append(lead > 2 * se)
         parts.append(f"tau {v:g}: {by[v].mean():.3f} (lead of tau {tau:g}: {lead:+.3f}, 2 SE {2 * se:.3f})")
     return float(all(holds)), f"mean AUC at tau = {tau:g}: {by[tau].mean():.3f}; " + "; ".join(parts)
+
+
+def beta_inf_worse(cases: pd.DataFrame, algorithm: str, gamma: float, beta: float = 1.0) -> tuple[float, str]:
+    """``claim_beta_inf_worse`` on the per-case AUCs of the beta study (``value`` = beta).
+
+    Replaces ``auc_beta1_ge_betainf``, which held on any difference of the two means, a tie included (issue 28:
+    one winner standard for every claim).
+    """
+    by = _by_value(cases, algorithm, gamma)
+    if beta not in by or np.inf not in by:
+        return np.nan, f"needs beta = {beta:g} and beta = inf at gamma = {gamma:g}"
+    lead, se = _lead(by[beta], by[np.inf])
+    return float(lead > 2 * se), (f"mean AUC at beta = {beta:g}: {by[beta].mean():.3f}, at beta = inf: "
+                                  f"{by[np.inf].mean():.3f} (lead {lead:+.3f}, 2 SE {2 * se:.3f})")
 
 
 def tau_same(cases: pd.DataFrame, algorithm: str, gamma: float = 0.0) -> tuple[float, str]:

@@ -435,14 +435,14 @@ def report_acc_parameters(records: pd.DataFrame, out_dir: Path, scale: str, n_gr
     table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
     if len(table):
         out.table("auc_ari", table, digits=3)
-        ours = {}
-        for gamma, g in table[(table["algorithm"] == "acc_maxexp")].groupby("oracle.gamma"):
-            beta = g[g["study"] == "beta"].set_index("value")["auc"]
-            if 1.0 in beta.index and np.inf in beta.index:  # 1 = beta = 1 at least as good as beta = inf
-                ours[("auc_beta1_ge_betainf", "acc_maxexp", float(gamma))] = float(beta[1.0] >= beta[np.inf])
-        tau_cases = pd.concat(cases, ignore_index=True)
-        tau_cases = tau_cases[tau_cases["study"] == "tau"]
-        notes = {}
+        ours, notes = {}, {}
+        all_cases = pd.concat(cases, ignore_index=True)
+        beta_cases = all_cases[all_cases["study"] == "beta"]
+        for gamma in sorted(beta_cases["oracle.gamma"].astype(float).unique()) if len(beta_cases) else []:
+            value, notes[("claim_beta_inf_worse", gamma)] = more.beta_inf_worse(beta_cases, "acc_maxexp", gamma)
+            if not np.isnan(value):
+                ours[("claim_beta_inf_worse", "acc_maxexp", float(gamma))] = value
+        tau_cases = all_cases[all_cases["study"] == "tau"]
         for gamma in sorted(tau_cases["oracle.gamma"].astype(float).unique()) if len(tau_cases) else []:
             for quantity, (value, note) in (("claim_tau20_best_at_gamma0.4", tau20_best(tau_cases, "acc_maxexp", gamma=gamma)),
                                             ("claim_tau_below_5_worse", more.tau_below_worse(tau_cases, "acc_maxexp", gamma)),
