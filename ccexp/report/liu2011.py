@@ -249,12 +249,24 @@ def _claim_beats(stats, alg, other, dataset, smallest_only: bool = False):
 
 
 def _claim_share_datasets(stats, alg, other):
-    """Share of datasets where ``alg`` beats ``other`` (mean F over settings with constraints)."""
-    m = dataset_means(stats)
-    if alg not in m or other not in m:
+    """Share of datasets where ``alg`` beats ``other``: the mean F over the settings with constraints leads by
+    more than 2 SE of the difference (:func:`_lead`), the winner standard of every paper's claims (issue 28).
+
+    A lead within 2 SE is no win (it used to count: any lead did).
+    """
+    s = _with_constraints(stats)
+    datasets = sorted(set(s.loc[s["algorithm"] == alg, "dataset"]) & set(s.loc[s["algorithm"] == other, "dataset"]))
+    if not datasets:
         return None, "not run"
-    wins = m.index[m[alg] > m[other]].tolist()
-    return len(wins) / len(m), f"wins on {len(wins)}/{len(m)}: {', '.join(wins) or 'none'}"
+    wins, parts = [], []
+    for ds in datasets:
+        d = s[s["dataset"] == ds]
+        lead, se = _lead(d[d["algorithm"] == alg], d[d["algorithm"] == other])
+        if lead > 2 * se:
+            wins.append(ds)
+        parts.append(f"{ds} {lead:+.3f} (2 SE {2 * se:.3f})")
+    return len(wins) / len(datasets), (f"wins (lead > 2 SE) on {len(wins)}/{len(datasets)}: {', '.join(wins) or 'none'}; "
+                                       f"leads: {'; '.join(parts)}")
 
 
 def _claim_perfect(stats, alg, dataset):
