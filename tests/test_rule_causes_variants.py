@@ -179,9 +179,13 @@ def test_check_refuses_a_difference_without_a_cause(tmp_path, experiments_copy):
     readme = experiments_copy / "ukkonen2017" / "README.md"
     readme.write_text(readme.read_text() + "\n## Ablation: the test's setting\n")
     _set(experiments_copy, target, evidence="#ablation-the-tests-setting")
+    # comparison.csv does not carry the cause yet: the page writes it there
+    assert [p for p in cause_problems(tmp_path, [EXP]) if "rewrites it" in p]
+    write_reproduction(tmp_path)
     assert cause_problems(tmp_path, [EXP]) == []
     # unexplained is an honest cause; its anchor is optional
     _set(experiments_copy, target, cause="unexplained", evidence="")
+    write_reproduction(tmp_path)
     assert cause_problems(tmp_path, [EXP]) == []
     _set(experiments_copy, target, cause="guessed")
     assert "valid causes" in cause_problems(tmp_path, [EXP])[0]
@@ -198,11 +202,11 @@ def test_a_setup_cause_needs_its_variant_to_reproduce_the_row(tmp_path, experime
     _fake(tmp_path, "paper+authors", lambda r: r.value + 50.0)
     assert "gives differs" in cause_problems(tmp_path, [EXP])[0]
     _fake(tmp_path, "paper+authors", lambda r: r.value)
-    assert cause_problems(tmp_path, [EXP]) == []
     # the page shows both values and counts the row under setup
     rows = collect(EXP, tmp_path, "paper").rows.set_index("ref_id")
     assert rows.at[target, "status"] == DIFFERS and rows.at[target, "setup_status"] == REPRODUCED
     text = write_reproduction(tmp_path).read_text()
+    assert cause_problems(tmp_path, [EXP]) == []
     assert "`authors`:" in text and "(reproduced)" in text
     metrics = json.loads((tmp_path / "metrics.json").read_text())
     assert metrics["ukkonen2017"][EXP]["causes"]["setup"] == 1
@@ -218,6 +222,38 @@ def test_a_row_judged_by_a_variant_reads_its_folder(tmp_path, experiments_copy):
     _fake(tmp_path, "paper+authors", lambda r: r.value)
     rows = collect(EXP, tmp_path, "paper").rows.set_index("ref_id")
     assert rows.at[target, "status"] == REPRODUCED and rows.at[target, "variant"] == "authors"
+
+
+def test_comparison_csv_carries_each_differing_rows_cause_and_check_refuses_a_stale_one(tmp_path, experiments_copy):
+    ref = load_reference("ukkonen2017", EXP)
+    target, other = ref[ref["kind"] != "claim"]["ref_id"].iloc[:2]
+    _fake(tmp_path, "paper", lambda r: r.value + (100.0 if r.ref_id == target else 0.0))
+    path = tmp_path / EXP / "paper" / "comparison.csv"
+    before = pd.read_csv(path, dtype=str, keep_default_na=False)
+    readme = experiments_copy / "ukkonen2017" / "README.md"
+    readme.write_text(readme.read_text() + "\n## Ablation: the test's setting\n")
+    # a cause on a row that does not differ is not written: a cause explains a difference
+    _set(experiments_copy, target, cause="measured", evidence="#ablation-the-tests-setting")
+    _set(experiments_copy, other, cause="unexplained")
+    write_reproduction(tmp_path)
+    after = pd.read_csv(path, dtype=str, keep_default_na=False).set_index("ref_id")
+    assert after.at[target, "cause"] == "measured" and after.at[target, "evidence"] == "#ablation-the-tests-setting"
+    assert after.at[other, "cause"] == "" and (after.drop(index=target)["cause"] == "").all()
+    # every other column is copied cell for cell
+    pd.testing.assert_frame_equal(after.reset_index()[list(before.columns)], before)
+    assert cause_problems(tmp_path, [EXP]) == []
+    # the page again, nothing changed: the file stays byte for byte
+    text = path.read_bytes()
+    write_reproduction(tmp_path)
+    assert path.read_bytes() == text
+    # a cause edited in reference.csv but not yet written by the page: --check names the row and the fix
+    _set(experiments_copy, target, cause="unexplained")
+    problems = cause_problems(tmp_path, [EXP])
+    assert len(problems) == 1 and target in problems[0] and "'measured'" in problems[0]
+    assert "python -m ccexp.report all" in problems[0]
+    write_reproduction(tmp_path)
+    assert cause_problems(tmp_path, [EXP]) == []
+    assert pd.read_csv(path, dtype=str, keep_default_na=False).set_index("ref_id").at[target, "cause"] == "unexplained"
 
 
 # ----------------------------------------------------------------------------- named variants
@@ -340,6 +376,7 @@ def test_the_check_command_fails_on_a_difference_without_a_cause(tmp_path, exper
     assert _check(tmp_path, [EXP]) == 1
     assert f"check: FAIL {EXP}: {target} differs and has no cause" in capsys.readouterr().err
     _set(experiments_copy, target, cause="unexplained")
+    write_reproduction(tmp_path)  # as `python -m ccexp.report all --check` does: the page, then the check
     assert _check(tmp_path, [EXP]) == 0
 
 

@@ -9,6 +9,8 @@ ours from the experiment's ``comparison.csv`` (or, for a row with a
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 from dataclasses import dataclass
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..runner.store import write_text_atomic
 from ..runner.layout import PAPER_SCALE, experiment_dir, latest_label, scale_label, split_label
 from . import PAPER_OF, read_scale, recover_report
 from .causes import parse_cause
@@ -184,3 +187,79 @@ def collect(name: str, results_dir: Path, scale: str | None = None) -> Experimen
 COLUMNS = ["ref_id", "source", "quantity", "where", "kind", "algorithm", "variant", "paper", "paper_n", "ours", "ours_sem",
            "n_trials", "difference", "tolerance", "status", "cause", "evidence", "setup_ours", "setup_sem",
            "setup_status", "expect", "ci", "sem_known", "note"]
+
+
+#: The columns :func:`stamp_causes` keeps in every ``comparison.csv`` (issue 28: the file and the page give each
+#: row that differs its cause).
+CAUSE_COLUMNS_CSV = ("cause", "evidence")
+
+
+def _folder_of(e: ExperimentRows, results_dir: Path, variant: str) -> Path:
+    """The scale folder a row of ``e`` was read from: the experiment's, or its named variant's."""
+    if not variant:
+        return e.folder
+    return experiment_dir(results_dir, e.name, scale_label(split_label(e.folder.name)[0], variant=variant))
+
+
+def stamp_causes(e: ExperimentRows, results_dir: str | Path) -> list[Path]:
+    """Write each row's cause into the ``comparison.csv`` it was read from; returns the files changed.
+
+    A row that differs on the page gets reference.csv's ``cause`` and ``evidence``; every other row gets
+    empty cells (a cause explains a difference, nothing else).  Only these two columns change: every other
+    cell is copied as text, so a file whose causes are current is left byte for byte as it is.  The page
+    (:func:`ccexp.report.reproduction.write_reproduction`) calls this, so a cause edited in reference.csv
+    reaches ``comparison.csv`` with the page that shows it.
+    """
+    if e.folder is None or not len(e.rows):
+        return []
+    results_dir = Path(results_dir)
+    by_folder: dict[Path, dict[str, tuple[str, str]]] = {}
+    for r in e.rows.to_dict("records"):
+        folder = _folder_of(e, results_dir, r["variant"])
+        cells = (r["cause"], r["evidence"]) if r["status"] == DIFFERS else ("", "")
+        by_folder.setdefault(folder, {})[r["ref_id"]] = cells
+    changed = []
+    for folder, cells in by_folder.items():
+        path = folder / "comparison.csv"
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        rows = list(csv.reader(io.StringIO(text)))
+        if not rows or "ref_id" not in rows[0]:
+            continue
+        header, body = rows[0], rows[1:]
+        for col in CAUSE_COLUMNS_CSV:
+            if col not in header:
+                header.append(col)
+                for row in body:
+                    row.append("")
+        i_ref, i_cause, i_ev = (header.index(c) for c in ("ref_id", *CAUSE_COLUMNS_CSV))
+        for row in body:
+            row[i_cause], row[i_ev] = cells.get(row[i_ref], ("", ""))
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows([header, *body])
+        if buf.getvalue() != text:
+            write_text_atomic(path, buf.getvalue())
+            changed.append(path)
+    return changed
+
+
+def stale_causes(e: ExperimentRows, results_dir: str | Path) -> list[str]:
+    """Rows that differ whose ``comparison.csv`` does not carry reference.csv's cause (what ``--check`` refuses)."""
+    if e.folder is None:
+        return []
+    results_dir = Path(results_dir)
+    out, files = [], {}
+    for r in e.rows.to_dict("records"):
+        if r["status"] != DIFFERS:
+            continue
+        path = _folder_of(e, results_dir, r["variant"]) / "comparison.csv"
+        if path not in files:
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False) if path.is_file() else None
+            files[path] = None if frame is None or "cause" not in frame else frame.set_index("ref_id")
+        cmp = files[path]
+        got = "" if cmp is None or r["ref_id"] not in cmp.index else cmp.loc[[r["ref_id"]], "cause"].iloc[0]
+        if got != r["cause"]:
+            out.append(f"{e.name}: {r['ref_id']}: {path}'s cause is {got or 'missing'!r}, reference.csv's "
+                       f"{r['cause'] or 'none'!r} (python -m ccexp.report all rewrites it)")
+    return out

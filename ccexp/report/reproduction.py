@@ -48,7 +48,7 @@ from .common import (
     plus_minus,
 )
 from .causes import CAUSES, NEEDS_EVIDENCE, evidence_problem, parse_cause
-from .joined import COLUMNS, ExperimentRows, _readme, collect  # noqa: F401 (collect: the page's callers)
+from .joined import COLUMNS, ExperimentRows, _readme, collect, stale_causes, stamp_causes  # noqa: F401 (collect: the page's callers)
 
 #: ``expect`` pins of reference.csv (the status a ci-gated row must have at ``scale=ci``) and the
 #: status each names; an empty pin accepts reproduced or within tolerance.
@@ -218,6 +218,9 @@ def write_reproduction(results_dir: str | Path = "results", scale: str | None = 
     results_dir.mkdir(parents=True, exist_ok=True)
     page = results_dir / "REPRODUCTION.md"
     collected = {p: [collect(n, results_dir, scale) for n in _experiments_of(p)] for p in PAPERS}
+    for exps in collected.values():
+        for e in exps:
+            stamp_causes(e, results_dir)  # comparison.csv carries each differing row's cause, as the page does
     metrics: dict = {}
     summary = []
     for paper, exps in collected.items():
@@ -279,7 +282,8 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
     given must exist in the paper's README; a ``setup:<variant>`` row must be
     reproduced, within tolerance or indistinguishable in that variant's
     committed run (``<results>/<experiment>/paper+<variant>/``); a cause that
-    does not parse is refused on any row.
+    does not parse is refused on any row; the ``comparison.csv`` a differing
+    row was read from carries its cause (:func:`~ccexp.report.joined.stale_causes`).
 
     Returns
     -------
@@ -294,10 +298,11 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
             continue
         readme = _readme(paper)
         try:
-            rows = collect(name, results_dir, PAPER_SCALE).rows
+            joined = collect(name, results_dir, PAPER_SCALE)
         except ValueError as err:  # a cause that does not parse
             problems.append(f"{name}: {err}")
             continue
+        rows = joined.rows
         for r in rows.to_dict("records"):
             where = f"{name}: {r['ref_id']}"
             kind, variant = parse_cause(r["cause"])
@@ -318,6 +323,7 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
                 folder = experiment_dir(results_dir, name, scale_label(PAPER_SCALE, variant=variant))
                 problems.append(f"{where}: cause {r['cause']!r} but the variant's run at {folder} "
                                 f"{'does not have the row' if r['setup_status'] in ('', NOT_RUN) else 'gives ' + r['setup_status']}")
+        problems.extend(stale_causes(joined, results_dir))
     return problems
 
 
