@@ -41,6 +41,22 @@ def test_same_amount_interpolates_the_random_curve_and_drops_amounts_outside_it(
     assert m["rand_var"].iloc[0] == pytest.approx(0.05**2)
 
 
+def test_share_of_datasets_won_counts_only_a_lead_beyond_two_se():
+    # two settings with constraints per dataset, SD 0.1 over 10 trials: SE of each side's average
+    # sqrt(2 * 0.01 / 10) / 2 = 0.0224, 2 SE of the difference = 2 * 0.0316 = 0.0632
+    ns = [0, 100, 200]
+    stats = pd.concat([
+        _curve("iris", ns, [0.1, 0.8, 0.8], 0.1, 10), _curve("iris", ns, [0.1, 0.6, 0.6], 0.1, 10, "recon_svm"),
+        _curve("wine", ns, [0.1, 0.65, 0.65], 0.1, 10), _curve("wine", ns, [0.1, 0.6, 0.6], 0.1, 10, "recon_svm"),
+        _curve("glass", ns, [0.1, 0.5, 0.5], 0.1, 10), _curve("glass", ns, [0.1, 0.7, 0.7], 0.1, 10, "recon_svm"),
+    ])
+    share, note = liu._claim_share_datasets(stats, "recon", "recon_svm")
+    # iris leads by 0.2 (a win); wine by 0.05 < 0.0632 (no win, though any lead counted before); glass trails
+    assert share == pytest.approx(1 / 3)
+    assert "wins (lead > 2 SE) on 1/3: iris;" in note and "wine +0.050 (2 SE 0.063)" in note
+    assert liu._claim_share_datasets(stats, "recon", "kmeans") == (None, "not run")
+
+
 def test_informative_beats_random_holds_with_a_large_significant_lead():
     holds, note = liu._claim_informative_beats_random(liu.same_amount(_curve("iris", [50], [0.8], 0.01, 10), RANDOM))
     assert holds == 1 and "iris: lead 0.25" in note
@@ -438,3 +454,47 @@ def test_has_records_sees_the_consolidated_file_and_parts(tmp_path):
     assert store.has_records() and not store.records_path.exists()
     store.consolidate()
     assert store.has_records() and store.records_path.exists()
+
+
+# ----------------------------------------------------------------------------- Gionis 2007, Figure 5 over trials
+
+
+def _scalability_runs(times_1600, ecs_1600, full_times=(10.0, 10.0, 10.0), full_ecs=(10.0, 10.0, 10.0)):
+    """SAMPLING(agglomerative) on Mushrooms at sample 1600 and the full run (sample 8124), one row per trial."""
+    rows = []
+    for trial, (t, e, ft, fe) in enumerate(zip(times_1600, ecs_1600, full_times, full_ecs)):
+        for sample, sec, ec in ((1600, t, e), (8124, ft, fe)):
+            rows.append({"status": "ok", "dataset": "mushroom", "trial": trial, "algorithm.algorithm": "agglomerative",
+                         "algorithm.sample_size": sample, "fit_seconds": sec, "classification_error": ec / 100,
+                         "n_clusters": 10})
+    return pd.DataFrame(rows)
+
+
+def _scalability_rows(runs, tmp_path):
+    cmp = gi.report_agg_scalability(runs, tmp_path, "paper").comparison
+    return cmp.set_index("quantity")
+
+
+def test_figure5_claims_read_the_trials_means_and_every_trials_own_time_fraction(tmp_path):
+    cap = gi._table3_caps()["agglomerative"]  # Table 3's distance to the nearest other method
+    # three trials; the EC at 1600 is 10 +- 0.9 points around the full run's 10: the mean is 10, within the cap
+    # although two single draws are not
+    runs = _scalability_runs([1.0, 2.0, 3.0], [10 - 0.9, 10.0, 10 + 0.9])
+    assert 0.9 > cap
+    rows = _scalability_rows(runs, tmp_path)
+    assert rows.at["claim_error_converges_by_1600", "ours"] == 1.0
+    assert rows.at["claim_half_time_at_1600", "ours"] == 1.0
+    assert "largest of the 3 runs' own fractions: 0.30" in rows.at["claim_half_time_at_1600", "note"]
+    # one trial's sample run takes 6 s against its own full run's 10 s: "in every repetition" fails, although
+    # the mean time (3.0 s) is well under half the mean full time
+    rows = _scalability_rows(_scalability_runs([1.0, 2.0, 6.0], [10.0] * 3), tmp_path)
+    assert rows.at["claim_half_time_at_1600", "ours"] == 0.0
+    # the pairing is by trial: the same times against full runs of 20, 20 and 13 s hold (6 / 13 = 0.46) ...
+    rows = _scalability_rows(_scalability_runs([1.0, 2.0, 6.0], [10.0] * 3, full_times=(20.0, 20.0, 13.0)), tmp_path)
+    assert rows.at["claim_half_time_at_1600", "ours"] == 1.0
+    # ... and in another order they do not: trial 0 takes 6 s against its own full run's 11 s (0.55)
+    rows = _scalability_rows(_scalability_runs([6.0, 2.0, 1.0], [10.0] * 3, full_times=(11.0, 20.0, 20.0)), tmp_path)
+    assert rows.at["claim_half_time_at_1600", "ours"] == 0.0
+    # the means move past the cap: the claim fails
+    rows = _scalability_rows(_scalability_runs([1.0] * 3, [10 + 2 * cap] * 3), tmp_path)
+    assert rows.at["claim_error_converges_by_1600", "ours"] == 0.0

@@ -462,13 +462,15 @@ SCALABILITY_CHECKS = {
         "sample's plus those of the points left singletons (they keep no separate count of the sample's)"),
     "claim_error_converges_by_1600": (
         "'For sample size 1600 we have almost the same classification error': ours = 1 if, for every inner "
-        "algorithm run, |EC at sample 1600 - EC of the full algorithm| (percentage points) is below the distance "
+        "algorithm run, |EC at sample 1600 - EC of the full algorithm| (percentage points; each the mean over the "
+        "trials, random item orders and samples) is below the distance "
         "from that algorithm's Table 3 EC on Mushrooms to the nearest other method's there (reference.csv's "
         "competitor cap): closer to its own full run than Table 3 can tell two methods apart"),
     "claim_error_stays_converged_past_1600": (
         "Figure 5 (middle) past a sample of 1,600: ours = 1 if, for every inner algorithm and every sample size "
         "of 1,600 or more (1,600 and 3,200) below the dataset's 8,124, |EC of SAMPLING - EC of the full algorithm| "
-        "(percentage points) is below that algorithm's Table 3 competitor cap, as claim_error_converges_by_1600 "
+        "(percentage points; each the mean over the trials) is below that algorithm's Table 3 competitor cap, as "
+        "claim_error_converges_by_1600 "
         "reads 'almost the same classification error'"),
     "claim_five_clusters_found": (
         "'Once again, the five correct clusters were identified in the sample': ours = 1 if, in every synthetic "
@@ -509,6 +511,17 @@ def _table3_caps() -> dict:
     return dict(zip(rows["algorithm"], rows["cap"].astype(float)))
 
 
+def _trial_means(runs: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataFrame:
+    """Per setting ``by``: the number of trials, and each of ``columns``' mean and standard error (``<col>_sem``,
+    NaN for one trial)."""
+    g = runs.groupby(by)
+    out = g.size().rename("trials").to_frame()
+    for c in columns:
+        out[c] = g[c].mean()
+        out[f"{c}_sem"] = g[c].sem()
+    return out.reset_index()
+
+
 def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Figure 5: SAMPLING's time as a fraction of the full algorithm's and its EC (Mushrooms); time vs n (synthetic).
 
@@ -528,11 +541,16 @@ def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_g
     mush = ok[ok.dataset == "mushroom"]
     if len(mush):
         n = 8124
-        full = mush[mush["sample"] >= n].set_index("inner")["fit_seconds"]
-        part = mush[mush["sample"] < n].copy()
-        part["fraction_of_full"] = part["fit_seconds"] / part["inner"].map(full)
-        part["full_ec_pct"] = part["inner"].map(mush[mush["sample"] >= n].set_index("inner")["ec_pct"])
-        table = part[["inner", "sample", "fit_seconds", "fraction_of_full", "ec_pct", "full_ec_pct", "n_clusters"]]
+        # Figure 5 plots one run per size; ours are the means over the trials (each a random item order and
+        # sample), with their standard errors, so that a claim never rests on one draw (issue 28)
+        means = _trial_means(mush, ["inner", "sample"], ["fit_seconds", "ec_pct", "n_clusters"])
+        full = means[means["sample"] >= n].set_index("inner")
+        part = means[means["sample"] < n].copy()
+        part["fraction_of_full"] = part["fit_seconds"] / part["inner"].map(full["fit_seconds"])
+        part["full_ec_pct"] = part["inner"].map(full["ec_pct"])
+        part["full_ec_pct_sem"] = part["inner"].map(full["ec_pct_sem"])
+        table = part[["inner", "sample", "trials", "fit_seconds", "fit_seconds_sem", "fraction_of_full", "ec_pct",
+                      "ec_pct_sem", "full_ec_pct", "full_ec_pct_sem", "n_clusters", "n_clusters_sem"]]
         out.table("figure5_mushrooms", table.sort_values(["inner", "sample"]), digits=3)
         for inner, g in part.sort_values("sample").groupby("inner"):
             axes[0].plot(g["sample"] / 100, g["fraction_of_full"], marker="o", label=DISPLAY.get(inner, inner))
@@ -544,17 +562,23 @@ def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_g
             ax.set_title("Mushrooms dataset")
             ax.legend(fontsize=8)
         at1600 = part[part["sample"] == 1600]
-        if len(at1600):
-            ours[("mushroom", "sampling", "claim_half_time_at_1600")] = float((at1600["fraction_of_full"] < 0.5).all())
+        # "in every repetition": each trial's time at 1600 against the full algorithm's time in the same trial
+        full_run = mush[mush["sample"] >= n].set_index(["inner", "trial"])["fit_seconds"]
+        runs1600 = mush[mush["sample"] == 1600]
+        fractions = runs1600["fit_seconds"].to_numpy() / full_run.reindex(
+            pd.MultiIndex.from_frame(runs1600[["inner", "trial"]])).to_numpy()
+        if len(runs1600) and not np.isnan(fractions).any():
+            ours[("mushroom", "sampling", "claim_half_time_at_1600")] = float((fractions < 0.5).all())
         notes[("mushroom", "claim_sample_clusters_close_to_10")] = clusters_close_to_10(mush, n)
         notes[("mushroom", "claim_error_converges_by_1600")] = error_converges(part, _table3_caps())
         notes[("mushroom", "claim_error_stays_converged_past_1600")] = extra.error_stays_converged(part, _table3_caps())
     synth = ok[ok.dataset == "agg_blobs_noise"]
     if len(synth):
         synth = synth.assign(n=synth["dataset.n_total"].astype(int))
-        out.table("figure5_synthetic", synth[["inner", "n", "fit_seconds", "n_clusters", "ari"]].sort_values(["inner", "n"]),
-                  digits=3)
-        for inner, g in synth.sort_values("n").groupby("inner"):
+        synth_means = _trial_means(synth, ["inner", "n"], ["fit_seconds", "n_clusters", "ari"])
+        out.table("figure5_synthetic", synth_means.sort_values(["inner", "n"]), digits=3)
+        # the slope of linear_time is fitted to every run (the trials at one size are repeated measurements)
+        for inner, g in synth_means.sort_values("n").groupby("inner"):
             axes[2].plot(g["n"] / 1e4, g["fit_seconds"], marker="o", label=DISPLAY.get(inner, inner))
         notes[("agg_blobs_noise", "claim_linear_time_synthetic")] = linear_time(synth)
         if "labels" in synth:  # "the five correct clusters were identified": Figure 4's reading, Jaccard >= 0.8
@@ -579,7 +603,8 @@ def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_g
         if r["quantity"] == "claim_half_time_at_1600":
             if len(mush) and len(at1600):
                 fr = ", ".join(f"{x.inner} {x.fraction_of_full:.2f}" for x in at1600.itertuples())
-                r["note"] += f"; time fraction at 1600: {fr}"
+                r["note"] += (f"; time fraction at 1600 (mean time over mean full time): {fr}; largest of the "
+                              f"{len(runs1600)} runs' own fractions: {np.nanmax(fractions):.2f}")
         elif (r["dataset"], r["quantity"]) in notes:
             r["note"] += "; " + notes[(r["dataset"], r["quantity"])][1]
     return _comparison(out, rows, "agg_scalability (Figure 5)")
