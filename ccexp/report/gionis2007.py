@@ -511,17 +511,6 @@ def _table3_caps() -> dict:
     return dict(zip(rows["algorithm"], rows["cap"].astype(float)))
 
 
-def _trial_means(runs: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataFrame:
-    """Per setting ``by``: the number of trials, and each of ``columns``' mean and standard error (``<col>_sem``,
-    NaN for one trial)."""
-    g = runs.groupby(by)
-    out = g.size().rename("trials").to_frame()
-    for c in columns:
-        out[c] = g[c].mean()
-        out[f"{c}_sem"] = g[c].sem()
-    return out.reset_index()
-
-
 def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_grid_instances=None) -> Report:
     """Figure 5: SAMPLING's time as a fraction of the full algorithm's and its EC (Mushrooms); time vs n (synthetic).
 
@@ -543,31 +532,22 @@ def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_g
         n = 8124
         # Figure 5 plots one run per size; ours are the means over the trials (each a random item order and
         # sample), with their standard errors, so that a claim never rests on one draw (issue 28)
-        means = _trial_means(mush, ["inner", "sample"], ["fit_seconds", "ec_pct", "n_clusters"])
-        full = means[means["sample"] >= n].set_index("inner")
-        part = means[means["sample"] < n].copy()
-        part["fraction_of_full"] = part["fit_seconds"] / part["inner"].map(full["fit_seconds"])
-        part["full_ec_pct"] = part["inner"].map(full["ec_pct"])
-        part["full_ec_pct_sem"] = part["inner"].map(full["ec_pct_sem"])
-        table = part[["inner", "sample", "trials", "fit_seconds", "fit_seconds_sem", "fraction_of_full", "ec_pct",
-                      "ec_pct_sem", "full_ec_pct", "full_ec_pct_sem", "n_clusters", "n_clusters_sem"]]
-        out.table("figure5_mushrooms", table.sort_values(["inner", "sample"]), digits=3)
+        means = extra.trial_means(mush, ["inner", "sample"], ["fit_seconds", "ec_pct", "n_clusters"])
+        full = means[means["sample"] >= n].set_index("inner")[["fit_seconds", "ec_pct", "ec_pct_sem"]].add_prefix("full_")
+        part = means[means["sample"] < n].merge(full, left_on="inner", right_index=True, how="left")
+        part.insert(5, "fraction_of_full", part["fit_seconds"] / part["full_fit_seconds"])
+        out.table("figure5_mushrooms", part.sort_values(["inner", "sample"]), digits=3)
         for inner, g in part.sort_values("sample").groupby("inner"):
             axes[0].plot(g["sample"] / 100, g["fraction_of_full"], marker="o", label=DISPLAY.get(inner, inner))
-            axes[1].plot(g["sample"] / 100, g["ec_pct"] / 100, marker="o", label=DISPLAY.get(inner, inner))
-        for ax, lab in [(axes[0], "time / time of the full algorithm"), (axes[1], "classification error")]:
+            axes[1].errorbar(g["sample"] / 100, g["ec_pct"] / 100, yerr=2 * g["ec_pct_sem"].fillna(0) / 100, marker="o",
+                             capsize=2, label=DISPLAY.get(inner, inner))
+        for ax, lab in [(axes[0], "time / time of the full algorithm"), (axes[1], "classification error (± 2 SE)")]:
             ax.set_xscale("log", base=2)
-            ax.set_xlabel("Sample size (x100)")
-            ax.set_ylabel(lab)
-            ax.set_title("Mushrooms dataset")
+            ax.set(xlabel="Sample size (x100)", ylabel=lab, title="Mushrooms dataset")
             ax.legend(fontsize=8)
         at1600 = part[part["sample"] == 1600]
-        # "in every repetition": each trial's time at 1600 against the full algorithm's time in the same trial
-        full_run = mush[mush["sample"] >= n].set_index(["inner", "trial"])["fit_seconds"]
-        runs1600 = mush[mush["sample"] == 1600]
-        fractions = runs1600["fit_seconds"].to_numpy() / full_run.reindex(
-            pd.MultiIndex.from_frame(runs1600[["inner", "trial"]])).to_numpy()
-        if len(runs1600) and not np.isnan(fractions).any():
+        fractions = extra.own_time_fractions(mush, 1600, n)
+        if len(fractions) and not np.isnan(fractions).any():
             ours[("mushroom", "sampling", "claim_half_time_at_1600")] = float((fractions < 0.5).all())
         notes[("mushroom", "claim_sample_clusters_close_to_10")] = clusters_close_to_10(mush, n)
         notes[("mushroom", "claim_error_converges_by_1600")] = error_converges(part, _table3_caps())
@@ -575,7 +555,7 @@ def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_g
     synth = ok[ok.dataset == "agg_blobs_noise"]
     if len(synth):
         synth = synth.assign(n=synth["dataset.n_total"].astype(int))
-        synth_means = _trial_means(synth, ["inner", "n"], ["fit_seconds", "n_clusters", "ari"])
+        synth_means = extra.trial_means(synth, ["inner", "n"], ["fit_seconds", "n_clusters", "ari"])
         out.table("figure5_synthetic", synth_means.sort_values(["inner", "n"]), digits=3)
         # the slope of linear_time is fitted to every run (the trials at one size are repeated measurements)
         for inner, g in synth_means.sort_values("n").groupby("inner"):
@@ -604,7 +584,7 @@ def report_agg_scalability(records: pd.DataFrame, out_dir: Path, scale: str, n_g
             if len(mush) and len(at1600):
                 fr = ", ".join(f"{x.inner} {x.fraction_of_full:.2f}" for x in at1600.itertuples())
                 r["note"] += (f"; time fraction at 1600 (mean time over mean full time): {fr}; largest of the "
-                              f"{len(runs1600)} runs' own fractions: {np.nanmax(fractions):.2f}")
+                              f"{len(fractions)} runs' own fractions: {np.nanmax(fractions):.2f}")
         elif (r["dataset"], r["quantity"]) in notes:
             r["note"] += "; " + notes[(r["dataset"], r["quantity"])][1]
     return _comparison(out, rows, "agg_scalability (Figure 5)")

@@ -107,6 +107,27 @@ def error_stays_converged(part, caps: dict, from_sample: int = 1600) -> tuple[fl
     return float(all(d < c for _, _, d, c in diffs)), note
 
 
+def trial_means(runs: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataFrame:
+    """Per setting ``by``: the number of trials, and each of ``columns``' mean and standard error (``<col>_sem``,
+    NaN for one trial)."""
+    g = runs.groupby(by)
+    out = g.size().rename("trials").to_frame()
+    for c in columns:
+        out[c] = g[c].mean()
+        out[f"{c}_sem"] = g[c].sem()
+    return out.reset_index()
+
+
+def own_time_fractions(runs: pd.DataFrame, sample: int, n_items: int) -> np.ndarray:
+    """Each trial's SAMPLING time at ``sample`` over the full algorithm's time in the same trial (the same inner
+    algorithm): ``claim_half_time_at_1600``'s "in every repetition".  ``runs`` has ``inner``, ``sample``,
+    ``trial``, ``fit_seconds``; NaN where a trial has no full run (``sample >= n_items``) beside it.
+    """
+    full = runs[runs["sample"] >= n_items].set_index(["inner", "trial"])["fit_seconds"]
+    at = runs[runs["sample"] == sample]
+    return at["fit_seconds"].to_numpy() / full.reindex(pd.MultiIndex.from_frame(at[["inner", "trial"]])).to_numpy()
+
+
 def error_converges(part: pd.DataFrame, caps: dict, sample: int = 1600) -> tuple[float, str]:
     """:data:`~ccexp.report.gionis2007.SCALABILITY_CHECKS` ``claim_error_converges_by_1600``.
 
