@@ -454,9 +454,15 @@ def test_kmeans_sigma0_fitted_once_per_dataset_under_the_authors_preset():
     rng = np.random.default_rng(3)
     y = np.repeat(np.arange(4), 15)
     X = rng.normal(size=(60, 2)) + 1.5 * np.array([[0, 0], [1, 0], [0, 1], [1, 1]])[y]
-    # the authors' fit: KMeans(k, random_state=14) with scikit-learn 1.0.2's 10 initialisations
-    want = KMeans(n_clusters=4, n_init=10, random_state=14).fit(X).labels_
+    # the authors' fit: KMeans(k, random_state=14) with the library default's initialisations: one
+    # (scikit-learn >= 1.4), or a dataset's own (mushrooms: 10, scikit-learn 1.0.2's default)
+    want = KMeans(n_clusters=4, n_init=1, random_state=14).fit(X).labels_
     assert np.array_equal(kmeans_once(X, 4), want)
+    want10 = KMeans(n_clusters=4, n_init=10, random_state=14).fit(X).labels_
+    assert np.array_equal(kmeans_once(X, 4, n_init=10), want10)
+    assert np.array_equal(kmeans_once(X, 4), want)  # cached apart: one setting never serves the other
+    with pytest.raises(ValueError, match="n_init"):
+        kmeans_once(X, 4, n_init=0)
     oracle = PairwiseSimilarityOracle(y, gamma=0.0, random_state=0)
 
     def first(seed, **kw):  # the first clustering starts from sigma_0's clusters, which it cannot improve on
@@ -561,3 +567,28 @@ def test_objective_is_that_of_the_last_clustering_whatever_stops_the_run(monkeyp
     est.fit(PairwiseSimilarityOracle(y, gamma=0.3, random_state=1), callback=callback)
     assert est.stop_reason_ == stop and len(seen) == len(est.history_) > 1
     assert est.objective_ == seen[-1] == max_correlation_objective(est.similarity_, est.labels_)
+
+
+def test_the_authors_preset_fits_kmeans_with_the_datasets_stored_initialisations():
+    """A dataset naming ``stored_kmeans_n_init`` (the authors' arrays: mushrooms 10, the others 1) reaches the
+    once-per-dataset k-means through the oracle's meta; the paper preset never reads it."""
+    from sklearn.cluster import KMeans
+
+    from ccexp.data.aronsson_arrays import ARRAY_SPECS
+    from ccexp.data.dataset import Dataset
+    from ccexp.oracles.active import pairwise_similarity_oracle
+
+    assert {n: s.stored_kmeans_n_init for n, s in ARRAY_SPECS.items() if s.stored_kmeans_n_init != 1} == {
+        "authors_mushrooms": 10}
+    rng = np.random.default_rng(3)
+    y = np.repeat(np.arange(4), 15)
+    X = rng.normal(size=(60, 2)) + 1.5 * np.array([[0, 0], [1, 0], [0, 1], [1, 1]])[y]
+    for n_init in (1, 10):
+        data = Dataset(name="blobs", y=y, X=X, params={"kmeans_k": 4, "stored_kmeans_n_init": n_init})
+        problem = pairwise_similarity_oracle(data, gamma=0.0, preset="authors", random_state=0)
+        assert problem.meta["init_n_init"] == n_init
+        est = ActiveCorrelationClustering(init="kmeans", preset="authors")
+        got = est._initial_labels(60, X, problem.meta, np.random.default_rng(0), init_fit="dataset")
+        assert np.array_equal(got, KMeans(n_clusters=4, n_init=n_init, random_state=14).fit(X).labels_)
+    paper = pairwise_similarity_oracle(data, gamma=0.0, preset="paper", random_state=0)
+    assert "init_n_init" not in paper.meta

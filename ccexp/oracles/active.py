@@ -25,7 +25,9 @@ def pairwise_similarity_oracle(dataset, gamma=0.2, lam=0.1, budget=None, random_
     baselines); ``meta["init_k"]`` passes on the dataset's k-means k
     (Section 4.1) where it names one.  ``preset="authors"`` gives the
     authors' code's noise (see :class:`PairwiseSimilarityOracle`) and, as
-    their script does, the number of classes as the k-means k.
+    their script does, the number of classes as the k-means k, and
+    ``meta["init_n_init"]``, the k-means initialisations behind their stored
+    runs of the dataset, where the dataset names them.
     """
     if dataset.y is None:
         raise ValueError(f"the pairwise_similarity oracle needs ground-truth labels; dataset {dataset.name!r} has none")
@@ -36,6 +38,8 @@ def pairwise_similarity_oracle(dataset, gamma=0.2, lam=0.1, budget=None, random_
     if preset == "authors":
         # their run_experiments.py: k-means with k = the number of classes (from Y)
         meta["init_k"] = int(np.unique(dataset.y).shape[0])
+        if "stored_kmeans_n_init" in dataset.params:  # the initialisations behind their stored runs of it
+            meta["init_n_init"] = int(dataset.params["stored_kmeans_n_init"])
     elif "kmeans_k" in dataset.params:
         meta["init_k"] = int(dataset.params["kmeans_k"])
     return Problem(n_items=n, X=dataset.X, oracle=oracle, meta=meta)
