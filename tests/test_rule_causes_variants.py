@@ -358,6 +358,33 @@ def test_a_random_procedure_judged_on_too_few_trials_is_listed(tmp_path):
     assert randomness_problems(tmp_path, [EXP]) == []
 
 
+def test_a_claim_about_a_random_procedure_needs_a_run_of_enough_trials(tmp_path):
+    """A claim row has no trial count of its own: its run's run.json ``trials`` decides (issue 28)."""
+    from ccexp.report.reproduction import MIN_TRIALS, randomness_problems
+
+    name = "agg_scalability"
+    ref = load_reference("gionis2007", name)
+    claim = ref[(ref["kind"] == "claim") & (ref["algorithm"] == "sampling")].iloc[0]
+    out = tmp_path / name / "paper"
+    out.mkdir(parents=True)
+    pd.DataFrame([compare_row(claim.quantity, claim.value, claim.value, claim.tolerance, ref_id=claim.ref_id)]
+                 ).to_csv(out / "comparison.csv", index=False)
+
+    def run(trials):
+        (out / "run.json").write_text(json.dumps({"scale": "paper", "trials": trials}))
+
+    run(1)  # agg_scalability's committed run until 2026-11-27
+    problems = randomness_problems(tmp_path, [name])
+    assert len(problems) == 1 and claim.ref_id in problems[0] and "a run of 1 trial(s) of sampling" in problems[0]
+    run(MIN_TRIALS)
+    assert randomness_problems(tmp_path, [name]) == []
+    # a claim not run is not judged, so nothing rests on too few trials
+    run(1)
+    pd.DataFrame([compare_row(claim.quantity, claim.value, None, claim.tolerance, ref_id=claim.ref_id)]
+                 ).to_csv(out / "comparison.csv", index=False)
+    assert randomness_problems(tmp_path, [name]) == []
+
+
 def test_the_check_command_fails_on_a_difference_without_a_cause(tmp_path, experiments_copy, capsys, monkeypatch):
     """Issue 28: ``--check`` fails (exit 1) when a paper-scale row differs with no cause, naming the row."""
     from types import SimpleNamespace

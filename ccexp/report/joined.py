@@ -194,11 +194,20 @@ COLUMNS = ["ref_id", "source", "quantity", "where", "kind", "algorithm", "varian
 CAUSE_COLUMNS_CSV = ("cause", "evidence")
 
 
-def _folder_of(e: ExperimentRows, results_dir: Path, variant: str) -> Path:
+def folder_of(e: ExperimentRows, results_dir: Path, variant: str) -> Path:
     """The scale folder a row of ``e`` was read from: the experiment's, or its named variant's."""
     if not variant:
         return e.folder
     return experiment_dir(results_dir, e.name, scale_label(split_label(e.folder.name)[0], variant=variant))
+
+
+def run_trials(folder: Path | None) -> int | None:
+    """The ``trials`` a scale folder's ``run.json`` records (None: no run.json, or none recorded)."""
+    path = None if folder is None else Path(folder) / "run.json"
+    if path is None or not path.is_file():
+        return None
+    trials = json.loads(path.read_text()).get("trials")
+    return None if trials is None else int(trials)
 
 
 def stamp_causes(e: ExperimentRows, results_dir: str | Path) -> list[Path]:
@@ -215,7 +224,7 @@ def stamp_causes(e: ExperimentRows, results_dir: str | Path) -> list[Path]:
     results_dir = Path(results_dir)
     by_folder: dict[Path, dict[str, tuple[str, str]]] = {}
     for r in e.rows.to_dict("records"):
-        folder = _folder_of(e, results_dir, r["variant"])
+        folder = folder_of(e, results_dir, r["variant"])
         cells = (r["cause"], r["evidence"]) if r["status"] == DIFFERS else ("", "")
         by_folder.setdefault(folder, {})[r["ref_id"]] = cells
     changed = []
@@ -253,7 +262,7 @@ def stale_causes(e: ExperimentRows, results_dir: str | Path) -> list[str]:
     for r in e.rows.to_dict("records"):
         if r["status"] != DIFFERS:
             continue
-        path = _folder_of(e, results_dir, r["variant"]) / "comparison.csv"
+        path = folder_of(e, results_dir, r["variant"]) / "comparison.csv"
         if path not in files:
             frame = pd.read_csv(path, dtype=str, keep_default_na=False) if path.is_file() else None
             files[path] = None if frame is None or "cause" not in frame else frame.set_index("ref_id")

@@ -48,7 +48,7 @@ from .common import (
     plus_minus,
 )
 from .causes import CAUSES, NEEDS_EVIDENCE, evidence_problem, parse_cause
-from .joined import COLUMNS, ExperimentRows, _readme, collect, stale_causes, stamp_causes  # noqa: F401 (collect: the page's callers)
+from .joined import COLUMNS, ExperimentRows, _readme, collect, folder_of, run_trials, stale_causes, stamp_causes  # noqa: F401 (collect: the page's callers)
 
 #: ``expect`` pins of reference.csv (the status a ci-gated row must have at ``scale=ci``) and the
 #: status each names; an empty pin accepts reproduced or within tolerance.
@@ -338,19 +338,29 @@ def randomness_problems(results_dir: str | Path, names: list[str] | None = None)
     (its result depends on a seed or on the order of the items: an
     initialisation, a tie-break, a visiting order) must be a mean over at
     least :data:`MIN_TRIALS` trials, so that its standard error is measured
-    rather than taken as 0.  Claims and rows without an algorithm (class
-    labels, lower bounds, dataset sizes) are not procedures and are exempt.
+    rather than taken as 0.  A claim about such an algorithm is read from a
+    run of at least :data:`MIN_TRIALS` trials (its ``run.json``'s ``trials``;
+    a claim row carries no count of its own).  Rows without an algorithm
+    (class labels, lower bounds, dataset sizes) are not procedures and are exempt.
     """
     results_dir = Path(results_dir)
     problems = []
     for name in names if names is not None else sorted(REPORTS):
         if not (experiment_dir(results_dir, name, PAPER_SCALE) / "comparison.csv").is_file():
             continue
-        rows = collect(name, results_dir, PAPER_SCALE).rows
-        for r in rows.to_dict("records"):
+        joined = collect(name, results_dir, PAPER_SCALE)
+        for r in joined.rows.to_dict("records"):
             alg = r["algorithm"]
-            if (r["kind"] == "claim" or not alg or alg not in ALGORITHMS.names() or is_missing(r["n_trials"])
-                    or r["status"] == NOT_RUN or getattr(ALGORITHMS.get(alg), "deterministic", False)):
+            if (not alg or alg not in ALGORITHMS.names() or r["status"] == NOT_RUN
+                    or getattr(ALGORITHMS.get(alg), "deterministic", False)):
+                continue
+            if r["kind"] == "claim":
+                trials = run_trials(folder_of(joined, results_dir, r["variant"]))
+                if trials is not None and trials < MIN_TRIALS:
+                    problems.append(f"{name}: {r['ref_id']} is a claim read from a run of {trials} trial(s) of "
+                                    f"{alg}, which makes random choices: run at least {MIN_TRIALS}")
+                continue
+            if is_missing(r["n_trials"]):
                 continue
             if int(r["n_trials"]) < MIN_TRIALS:
                 problems.append(f"{name}: {r['ref_id']} is judged on {int(r['n_trials'])} trial(s) of {alg}, which "
