@@ -204,3 +204,25 @@ def test_l2_penalty_enters_cost_and_gradient():
     assert info["cost"] == pytest.approx(base + lam * np.sum(pen * pen))
     with pytest.raises(ValueError, match="lam"):
         tste_embedding(T, 6, 2, None, False, 1, options={"lam": -1.0})
+
+
+def test_pair_indices_are_the_flat_table_positions_each_triplet_reads():
+    T = np.array([[0, 1, 2], [2, 0, 1]])
+    # n = 3: (i, j) -> 3 i + j
+    assert K.pair_indices(T, 3, False).tolist() == [[1, 2], [6, 7]]
+    assert K.pair_indices(T, 3, True).tolist() == [[1, 2, 3, 5], [6, 7, 2, 1]]
+    assert K.pair_indices(T, 3, True).dtype == np.int32
+
+
+@pytest.mark.parametrize("both", [False, True])
+def test_the_pair_kernel_gives_the_same_bits_with_precomputed_pair_indices(both):
+    rng = np.random.default_rng(5)
+    n = 30
+    T = rng.integers(0, n, size=(2000, 3))
+    T = T[(T[:, 0] != T[:, 1]) & (T[:, 0] != T[:, 2]) & (T[:, 1] != T[:, 2])]
+    for scale in (1.0, 1e100):  # 1e100: every kernel underflows, the softplus branch
+        X = rng.standard_normal((n, 4)) * scale
+        g1, g2 = np.empty_like(X), np.empty_like(X)
+        c1 = K.tste_cost_grad_pairs(X, T, 3.0, both, g1)
+        c2 = K.tste_cost_grad_pairs(X, T, 3.0, both, g2, 1.0, K.pair_indices(T, n, both))
+        assert c1 == c2 and np.isfinite(c1) and np.array_equal(g1, g2)

@@ -109,7 +109,25 @@ def _softplus_step(cost, lr):
 
 
 @njit(cache=True)
-def tste_cost_grad_pairs(X, triplets, alpha, both_anchors, grad, step_power=1.0):
+def pair_indices(triplets, n, both_anchors):
+    """Flat indices into n x n tables of the pairs each triplet (i, j, k) reads: ``i n + j``, ``i n + k``, and
+    with ``both_anchors`` ``j n + i``, ``j n + k`` (int32: n <= 46,340)."""
+    m = triplets.shape[0]
+    out = np.empty((m, 4 if both_anchors else 2), dtype=np.int32)
+    for t in range(m):
+        i = triplets[t, 0]
+        j = triplets[t, 1]
+        k = triplets[t, 2]
+        out[t, 0] = i * n + j
+        out[t, 1] = i * n + k
+        if both_anchors:
+            out[t, 2] = j * n + i
+            out[t, 3] = j * n + k
+    return out
+
+
+@njit(cache=True)
+def tste_cost_grad_pairs(X, triplets, alpha, both_anchors, grad, step_power=1.0, pairs=None):
     """:func:`tste_cost_grad_direct` through n x n tables of the kernel.
 
     Every triplet only reads K_ij, K_ik and log K_ij, which depend on item
@@ -125,6 +143,9 @@ def tste_cost_grad_pairs(X, triplets, alpha, both_anchors, grad, step_power=1.0)
     gradient only when alpha = 1 (its 2-D default), a different step in the
     paper's 4 dimensions (alpha = 3).  ``step_power = (alpha + 1) / 2``
     computes that step (the cost is the same).
+
+    ``pairs`` (:func:`pair_indices` of ``triplets``, int32) may be computed
+    once per fit and passed to every evaluation; None: computed here.
 
     Notes
     -----
@@ -149,32 +170,38 @@ def tste_cost_grad_pairs(X, triplets, alpha, both_anchors, grad, step_power=1.0)
             kv = math.exp(lk)
             kern[i, j] = kv
             kern[j, i] = kv
+    if pairs is None:
+        pairs = pair_indices(triplets, n, both_anchors)
     acc = np.zeros((n, n))  # acc[i, j]: sum of +-(1 - p) over terms pulling i to / pushing i from j
+    # the triplet pass reads the tables through flat pair indices (i n + j): one load per look-up
+    # instead of a row and a column from the (i, j, k) rows (the same terms in the same order)
+    kf, lf, af = kern.ravel(), logk.ravel(), acc.ravel()
     cost = 0.0
-    for t in range(triplets.shape[0]):
-        i = triplets[t, 0]
-        j = triplets[t, 1]
-        k = triplets[t, 2]
-        kij = kern[i, j]
-        kik = kern[i, k]
+    for t in range(pairs.shape[0]):
+        ij = pairs[t, 0]
+        ik = pairs[t, 1]
+        kij = kf[ij]
+        kik = kf[ik]
         tot = kij + kik
         if tot > 0.0:
-            cost += math.log(tot) - logk[i, j]
+            cost += math.log(tot) - lf[ij]
             q = kik / tot
         else:  # both kernels underflowed: -log p = softplus(log K_ik - log K_ij)
-            cost, q = _softplus_step(cost, logk[i, k] - logk[i, j])
-        acc[i, j] += q
-        acc[i, k] -= q
+            cost, q = _softplus_step(cost, lf[ik] - lf[ij])
+        af[ij] += q
+        af[ik] -= q
         if both_anchors:
-            kjk = kern[j, k]
+            ji = pairs[t, 2]
+            jk = pairs[t, 3]
+            kjk = kf[jk]
             tot = kij + kjk
             if tot > 0.0:
-                cost += math.log(tot) - logk[i, j]
+                cost += math.log(tot) - lf[ij]
                 q = kjk / tot
             else:
-                cost, q = _softplus_step(cost, logk[j, k] - logk[i, j])
-            acc[j, i] += q
-            acc[j, k] -= q
+                cost, q = _softplus_step(cost, lf[jk] - lf[ij])
+            af[ji] += q
+            af[jk] -= q
     grad[:, :] = 0.0
     power = step_power / expo
     for i in range(n):

@@ -129,7 +129,13 @@ def tste_embedding(
     if optimizer == "gd":
         return _tste_gd(X0, T, alpha, both, max_iter, lam, opts["step"])
     grad = np.empty((n_items, n_components), dtype=np.float64)
-    kernel = K.tste_cost_grad_pairs if n_items <= PAIR_TABLE_MAX_ITEMS else K.tste_cost_grad_direct
+    if n_items <= PAIR_TABLE_MAX_ITEMS:
+        pairs = K.pair_indices(T, n_items, both)  # once per fit, read by every evaluation
+
+        def kernel(X, T, alpha, both, grad):
+            return K.tste_cost_grad_pairs(X, T, alpha, both, grad, 1.0, pairs)
+    else:
+        kernel = K.tste_cost_grad_direct
 
     def fun(x):
         X = x.reshape(n_items, n_components)
@@ -160,13 +166,14 @@ def _tste_gd(X, T, alpha: float, both: bool, max_iter: int, lam: float, step: st
         raise ValueError(f"optimizer='gd' needs n_items <= {PAIR_TABLE_MAX_ITEMS} (the pair-table kernel), got {n}")
     power = (alpha + 1.0) / 2.0 if step == "tste_theano" else 1.0
     G = np.empty_like(X)
+    pairs = K.pair_indices(T, n, both)
     n_trip = T.shape[0] * (2 if both else 1)
     tol, eta = 1e-7, 2.0
     C, best_C, best_X = np.inf, np.inf, X.copy()
     no_incr = it = 0
     while it < max_iter and no_incr < 5:
         old_C = C
-        C = K.tste_cost_grad_pairs(X, T, alpha, both, G, power)
+        C = K.tste_cost_grad_pairs(X, T, alpha, both, G, power, pairs)
         if lam:
             C += lam * float(np.sum(X * X))
             G += 2.0 * lam * X
