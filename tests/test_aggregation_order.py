@@ -141,3 +141,21 @@ def test_local_search_self_pair_never_leaves_singletons():
     # from one cluster, an item leaves only for a gain above 1: Figure 1's v5, v6 (X = 1 to v1..v4)
     lab = LocalSearch(init="one", self_pair=True).fit(FIGURE1).labels_
     assert lab[4] == lab[5] and lab[0] != lab[4]
+
+
+def test_samplings_warmup_fits_every_wrapped_algorithm_in_both_item_orders(monkeypatch):
+    """agg_scalability times SAMPLING around AGGLOMERATIVE, FURTHEST and BALLS: its warm-up must reach each
+    wrapped algorithm (the runner warms SAMPLING's class once), in the order the experiment uses."""
+    from ccexp.algorithms.aggregation.sampling import Sampling
+
+    seen = []
+    real = Sampling._run_inner
+
+    def spy(self, enc):
+        seen.append((self.algorithm, (self.algorithm_params or {}).get("item_order", "index")))
+        return real(self, enc)
+
+    monkeypatch.setattr(Sampling, "_run_inner", spy)
+    Sampling.warmup()
+    assert {a for a, _ in seen} >= {"agglomerative", "furthest", "balls", "local_search"}
+    assert {o for _, o in seen} == {"index", "random"}
