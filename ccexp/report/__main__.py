@@ -95,9 +95,7 @@ def _committed_results(project: Path) -> Path | None:
 #: Experiments whose paper-scale rerun with enough trials is known to be pending, with the reason: their
 #: randomness problems are printed, not failed.  Every other experiment's fail the check, and so does every
 #: experiment's difference without a cause.  Remove an entry when its rerun is committed.
-RERUN_PENDING: dict[str, str] = {
-    "agg_scalability": "its claims were read from one trial; the 10-trial rerun (a timing experiment) waits for a quiet machine",
-}
+RERUN_PENDING: dict[str, str] = {}
 
 
 def _check(results: Path, names: list[str]) -> int:
