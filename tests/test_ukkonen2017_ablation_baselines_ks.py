@@ -20,18 +20,14 @@ def test_ks_keeps_only_those_k_and_every_trial_of_them():
     assert sorted(c.instance.trial for c in some if c.instance.setting["dataset.k"] == 8) == list(range(10))
 
 
-def test_a_k_outside_table_one_is_refused(capsys):
-    mod = _driver()
-    with pytest.raises(SystemExit) as err:
-        mod.main(["--method", "tste", "--out", "/tmp/never-written.csv", "--ks", "3"])
-    assert err.value.code == 2
-    assert "k=3" in capsys.readouterr().err
-
-
-def test_the_default_generator_rule_is_not_an_ablation_variant(capsys):
+@pytest.mark.parametrize("option, named", [
+    (["--ks", "3"], "k=3"),  # a k outside Table I
     # --ambiguous names a rule other than exp1's (rotate); rotate itself is the default run, refused by name
+    (["--ambiguous", "rotate"], "--ambiguous"),
+])
+def test_a_refused_option_exits_2_naming_it(option, named, capsys, tmp_path):
     mod = _driver()
     with pytest.raises(SystemExit) as err:
-        mod.main(["--method", "tste", "--out", "/tmp/never-written.csv", "--ambiguous", "rotate"])
+        mod.main(["--method", "tste", "--out", str(tmp_path / "never-written.csv"), *option])
     assert err.value.code == 2
-    assert "--ambiguous" in capsys.readouterr().err
+    assert named in capsys.readouterr().err
