@@ -1,5 +1,6 @@
 """Grid expansion, seeding, the resumable results store and crash recovery."""
 
+import json
 import os
 import signal
 import subprocess
@@ -177,6 +178,47 @@ def test_killed_sweep_completes_on_rerun(tmp_path):
     df = pd.read_parquet(tmp_path / "exp1_triplets" / "ci" / "records.parquet")
     assert sorted(df["case_id"]) == sorted(c.case_id for c in cases)
     assert not list(parts.glob("part-*.parquet"))
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_sweep_in_one_line_and_a_rerun_completes_it(tmp_path):
+    """SIGINT to a real ``python -m ccexp`` with two workers, as Ctrl-C in a terminal sends it: the command stops
+    (exit 130, one line naming the cases stored), run.json says ``interrupted``, and the same command resumes.
+
+    The child gets SIGINT's default disposition first: a job started in the background of a non-interactive shell
+    (as CI may start pytest) inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler.
+    """
+    args = [sys.executable, "-m", "ccexp", "+experiment=exp1_triplets", "experiment.scale=ci", "tracking=off",
+            "report=false", "runner.n_jobs=2", "runner.progress=false", f"paths.results={tmp_path}"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
+    proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    out = tmp_path / "exp1_triplets" / "ci"
+    deadline = time.time() + 240
+    while len(list((out / "parts").glob("part-*.parquet"))) < 2:
+        if proc.poll() is not None or time.time() > deadline:
+            proc.kill()
+            pytest.fail(f"the sweep ended (or never stored two tasks) before it could be interrupted: {proc.returncode}")
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    lines = err.strip().splitlines()
+    assert lines[-1].startswith("ccexp: exp1_triplets: interrupted; ") and "rerun the same command to resume" in lines[-1]
+    assert "Traceback" not in err, err
+    n_stored = int(lines[-1].split("interrupted; ")[1].split(" of ")[0])
+    info = json.loads((out / "run.json").read_text())
+    assert info["status"] == "interrupted" and info["runs"][-1]["status"] == "interrupted"
+    assert info["runs"][-1]["n_run"] == n_stored
+    _, cases = experiment_cases("exp1_triplets", "ci")
+    assert 0 < len(ResultStore(out).load()) < len(cases)  # kept: at least what was stored when the signal came
+
+    from conftest import run_cli
+
+    run_cli(args[3:], cwd=tmp_path)
+    df = pd.read_parquet(out / "records.parquet")
+    assert sorted(df["case_id"]) == sorted(c.case_id for c in cases)  # every case once
+    assert json.loads((out / "run.json").read_text())["status"] == "finished"
 
 
 def test_sweeping_names_starts_from_each_names_own_config(tmp_path):

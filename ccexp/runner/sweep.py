@@ -51,6 +51,10 @@ class SweepBusy(RuntimeError):
     """Another sweep holds the experiment folder and this one chose not to wait."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a sweep; its message says how many cases are stored and that a rerun resumes."""
+
+
 class SweepInterrupted(RuntimeError):
     """Workers kept dying; the records stored so far are kept and a rerun resumes."""
 
@@ -304,14 +308,17 @@ def run_sweep(spec: SweepSpec, results_dir: str | Path, options: RunnerOptions |
             warm_up(spec.algorithms)
             with contextlib.closing(book.bar), _backend(opt.backend, opt.address, opt.local_cluster,
                                                         opt.wait_for_workers) as worker_lost:
-                for attempt in range(opt.max_retries + 1):
-                    try:
-                        with _parallel(opt.backend, opt.n_jobs) as parallel:
-                            for records in parallel(delayed(run_instance)(t, book.context) for t in book.tasks):
-                                book.store(records)
-                        break
-                    except worker_lost as exc:
-                        book.worker_died(exc, attempt)  # the tasks not stored yet, or SweepInterrupted
+                try:
+                    for attempt in range(opt.max_retries + 1):
+                        try:
+                            with _parallel(opt.backend, opt.n_jobs) as parallel:
+                                for records in parallel(delayed(run_instance)(t, book.context) for t in book.tasks):
+                                    book.store(records)
+                            break
+                        except worker_lost as exc:
+                            book.worker_died(exc, attempt)  # the tasks not stored yet, or SweepInterrupted
+                except KeyboardInterrupt:
+                    raise book.interrupted() from None  # Ctrl-C: run.json says so; what is stored stays
         return book.finish()
 
 
@@ -435,6 +442,17 @@ class _Bookkeeping:
             ) from exc
         log.warning("%s: a worker died (%s); running the %d cases not stored yet again (retry %d of %d)",
                     name, type(exc).__name__, n_left, attempt + 1, opt.max_retries)
+
+    def interrupted(self) -> Interrupted:
+        """Ctrl-C (SIGINT) in the loop: ``run.json`` as ``interrupted`` with the cases stored; the exception to raise.
+
+        Each task's records were stored as it returned (:meth:`store`), so a
+        rerun of the same command resumes from them, as after a kill.
+        """
+        self.info["status"] = "interrupted"
+        self._write(time.perf_counter() - self.t_start, self.n_stored, status="interrupted")
+        return Interrupted(f"{self.spec.experiment}: interrupted; {self.n_stored} of {self.n_pending} cases are "
+                           f"stored in {self.out_dir}: rerun the same command to resume")
 
     def finish(self) -> SweepResult:
         """Consolidate the store; ``run.json`` as finished (or as the earlier runs left it: nothing ran)."""
