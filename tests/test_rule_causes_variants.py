@@ -276,6 +276,18 @@ def test_a_variant_goes_to_its_own_folder_and_reaches_the_oracle_and_every_algor
     assert ci.experiment["trials"] == 2
 
 
+@pytest.mark.parametrize("name", ["acc_random_init", "acc_kmeans_init", "acc_xi_runtime"])
+def test_each_active_experiments_authors_variant_sets_every_preset_and_keeps_the_grid(name):
+    ov = [f"experiment={name}"]
+    plain = resolve_run(compose_config(ov), ov)
+    authors = resolve_run(compose_config([*ov, "experiment.variant=authors"]), [*ov, "experiment.variant=authors"])
+    assert authors.label == "paper+authors" and authors.oracle["preset"] == "authors"
+    assert {p["preset"] for a, p in authors.algorithms.items() if a.startswith("acc_")} == {"authors"}
+    assert len(authors.cases()) == len(plain.cases())  # the same runs, under the authors' setup
+    # a timing experiment stays one: its variant runs one case at a time as well
+    assert authors.experiment.get("one_case_at_a_time") == plain.experiment.get("one_case_at_a_time")
+
+
 def test_an_override_beside_a_variant_is_a_custom_grid_and_the_user_wins():
     s = _spec("experiment.variant=authors", "experiment.preset=paper")
     assert s.label.startswith("paper+authors+custom-") and s.oracle["preset"] == "paper"
