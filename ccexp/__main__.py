@@ -164,8 +164,8 @@ def one_line_errors() -> Iterator[None]:
     an override that cannot take effect, a malformed reference.csv, and an
     ``OSError`` of the results folder (read-only, a file where a folder
     belongs, a symlink loop, a full disk: what was stored before it stays,
-    and a rerun resumes), and Ctrl-C (exit status 130, as a shell gives
-    a job that SIGINT stopped).  A context, not a function calling :func:`run`:
+    and a rerun resumes), and Ctrl-C or SIGTERM (exit status 128 + the
+    signal, as a shell gives a job that the signal stopped).  A context, not a function calling :func:`run`:
     the run's own calls are not one deeper for it (issue 30).
     """
     try:
@@ -181,9 +181,9 @@ def one_line_errors() -> Iterator[None]:
         print(err, file=sys.stderr)
         raise SystemExit(1) from None
     except KeyboardInterrupt as err:
-        # Ctrl-C: one line (the sweep's says what is stored), and the shell's status for SIGINT
+        # Ctrl-C or SIGTERM: one line (the sweep's says what is stored), and the shell's status for the signal
         print(f"ccexp: {err}" if str(err) else "ccexp: interrupted", file=sys.stderr)
-        raise SystemExit(130) from None
+        raise SystemExit(128 + getattr(err, "signum", 2)) from None
     except MemoryError as err:
         print(f"ccexp: error: out of memory ({err or 'MemoryError'}); the records stored before it are kept: "
               f"make the grid smaller and rerun the same command to resume", file=sys.stderr)

@@ -181,9 +181,11 @@ def test_killed_sweep_completes_on_rerun(tmp_path):
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_a_sweep_in_one_line_and_a_rerun_completes_it(tmp_path):
-    """SIGINT to a real ``python -m ccexp`` with two workers, as Ctrl-C in a terminal sends it: the command stops
-    (exit 130, one line naming the cases stored), run.json says ``interrupted``, and the same command resumes.
+@pytest.mark.parametrize(("sig", "how"), [(signal.SIGINT, ""), (signal.SIGTERM, " (SIGTERM)")])
+def test_ctrl_c_or_sigterm_stops_a_sweep_in_one_line_and_a_rerun_completes_it(tmp_path, sig, how):
+    """SIGINT to a real ``python -m ccexp`` with two workers, as Ctrl-C in a terminal sends it, or SIGTERM, as
+    ``kill`` or a batch scheduler sends it: the command stops (exit 128 + the signal, one line naming the cases
+    stored), run.json says ``interrupted``, and the same command resumes.
 
     The child gets SIGINT's default disposition first: a job started in the background of a non-interactive shell
     (as CI may start pytest) inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler.
@@ -200,13 +202,13 @@ def test_ctrl_c_stops_a_sweep_in_one_line_and_a_rerun_completes_it(tmp_path):
             proc.kill()
             pytest.fail(f"the sweep ended (or never stored two tasks) before it could be interrupted: {proc.returncode}")
         time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    assert proc.returncode == 128 + sig, err
     lines = err.strip().splitlines()
-    assert lines[-1].startswith("ccexp: exp1_triplets: interrupted; ") and "rerun the same command to resume" in lines[-1]
-    assert "Traceback" not in err, err
-    n_stored = int(lines[-1].split("interrupted; ")[1].split(" of ")[0])
+    assert lines[-1].startswith(f"ccexp: exp1_triplets: interrupted{how}; "), err
+    assert "rerun the same command to resume" in lines[-1] and "Traceback" not in err, err
+    n_stored = int(lines[-1].split("; ")[1].split(" of ")[0])
     info = json.loads((out / "run.json").read_text())
     assert info["status"] == "interrupted" and info["runs"][-1]["status"] == "interrupted"
     assert info["runs"][-1]["n_run"] == n_stored

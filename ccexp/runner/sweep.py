@@ -13,7 +13,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 import socket
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -52,7 +54,37 @@ class SweepBusy(RuntimeError):
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a sweep; its message says how many cases are stored and that a rerun resumes."""
+    """Ctrl-C or SIGTERM stopped a sweep; the message says how many cases are stored and that a rerun resumes.
+
+    ``signum``: the signal (a shell's exit status for it is 128 + signum).
+    """
+
+    signum: int = signal.SIGINT
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (``kill``, a batch scheduler's stop before its kill) stops the sweep's loop as Ctrl-C does.
+
+    Python's default for SIGTERM ends the process at once, leaving ``run.json``
+    saying ``running``; raised as a :class:`KeyboardInterrupt` in the loop it
+    is recorded as ``interrupted`` instead.  Signal handlers belong to the
+    main thread: called from another thread, nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum, frame):
+        err = KeyboardInterrupt()
+        err.signum = signum
+        raise err
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 class SweepInterrupted(RuntimeError):
@@ -306,8 +338,8 @@ def run_sweep(spec: SweepSpec, results_dir: str | Path, options: RunnerOptions |
             # Compile the kernels in this process first: numba caches them on
             # disk, so workers load instead of compiling side by side.
             warm_up(spec.algorithms)
-            with contextlib.closing(book.bar), _backend(opt.backend, opt.address, opt.local_cluster,
-                                                        opt.wait_for_workers) as worker_lost:
+            with contextlib.closing(book.bar), _terminate_as_interrupt(), _backend(
+                    opt.backend, opt.address, opt.local_cluster, opt.wait_for_workers) as worker_lost:
                 try:
                     for attempt in range(opt.max_retries + 1):
                         try:
@@ -317,8 +349,8 @@ def run_sweep(spec: SweepSpec, results_dir: str | Path, options: RunnerOptions |
                             break
                         except worker_lost as exc:
                             book.worker_died(exc, attempt)  # the tasks not stored yet, or SweepInterrupted
-                except KeyboardInterrupt:
-                    raise book.interrupted() from None  # Ctrl-C: run.json says so; what is stored stays
+                except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM: run.json says so; what is stored stays
+                    raise book.interrupted(getattr(exc, "signum", signal.SIGINT)) from None
         return book.finish()
 
 
@@ -443,16 +475,20 @@ class _Bookkeeping:
         log.warning("%s: a worker died (%s); running the %d cases not stored yet again (retry %d of %d)",
                     name, type(exc).__name__, n_left, attempt + 1, opt.max_retries)
 
-    def interrupted(self) -> Interrupted:
-        """Ctrl-C (SIGINT) in the loop: ``run.json`` as ``interrupted`` with the cases stored; the exception to raise.
+    def interrupted(self, signum: int = signal.SIGINT) -> Interrupted:
+        """Ctrl-C (SIGINT) or SIGTERM in the loop: ``run.json`` as ``interrupted`` with the cases stored; the
+        exception to raise.
 
         Each task's records were stored as it returned (:meth:`store`), so a
         rerun of the same command resumes from them, as after a kill.
         """
         self.info["status"] = "interrupted"
         self._write(time.perf_counter() - self.t_start, self.n_stored, status="interrupted")
-        return Interrupted(f"{self.spec.experiment}: interrupted; {self.n_stored} of {self.n_pending} cases are "
-                           f"stored in {self.out_dir}: rerun the same command to resume")
+        how = "" if signum == signal.SIGINT else f" ({signal.Signals(signum).name})"
+        err = Interrupted(f"{self.spec.experiment}: interrupted{how}; {self.n_stored} of {self.n_pending} cases are "
+                          f"stored in {self.out_dir}: rerun the same command to resume")
+        err.signum = int(signum)
+        return err
 
     def finish(self) -> SweepResult:
         """Consolidate the store; ``run.json`` as finished (or as the earlier runs left it: nothing ran)."""
