@@ -165,8 +165,9 @@ def one_line_errors() -> Iterator[None]:
     ``OSError`` of the results folder (read-only, a file where a folder
     belongs, a symlink loop, a full disk: what was stored before it stays,
     and a rerun resumes), and Ctrl-C or SIGTERM (exit status 128 + the
-    signal, as a shell gives a job that the signal stopped).  A context, not a function calling :func:`run`:
-    the run's own calls are not one deeper for it (issue 30).
+    signal, as a shell gives a job that the signal stopped).  A context,
+    not a function calling :func:`run`: the run's own calls are not one
+    deeper for it (issue 30).
     """
     try:
         yield

@@ -59,7 +59,9 @@ class Interrupted(KeyboardInterrupt):
     ``signum``: the signal (a shell's exit status for it is 128 + signum).
     """
 
-    signum: int = signal.SIGINT
+    def __init__(self, message: str, signum: int = signal.SIGINT):
+        super().__init__(message)
+        self.signum = int(signum)
 
 
 @contextlib.contextmanager
@@ -485,10 +487,8 @@ class _Bookkeeping:
         self.info["status"] = "interrupted"
         self._write(time.perf_counter() - self.t_start, self.n_stored, status="interrupted")
         how = "" if signum == signal.SIGINT else f" ({signal.Signals(signum).name})"
-        err = Interrupted(f"{self.spec.experiment}: interrupted{how}; {self.n_stored} of {self.n_pending} cases are "
-                          f"stored in {self.out_dir}: rerun the same command to resume")
-        err.signum = int(signum)
-        return err
+        return Interrupted(f"{self.spec.experiment}: interrupted{how}; {self.n_stored} of {self.n_pending} cases "
+                           f"are stored in {self.out_dir}: rerun the same command to resume", signum)
 
     def finish(self) -> SweepResult:
         """Consolidate the store; ``run.json`` as finished (or as the earlier runs left it: nothing ran)."""
