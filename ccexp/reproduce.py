@@ -8,13 +8,18 @@ It writes ``<results>/reproduce.json``: the wall time per experiment and in
 total, each run's peak memory (driver and workers, from its ``run.json``),
 the machine and the commit.
 
-Scheduling on ``--jobs N`` cores: a timing experiment
-(``experiment.one_case_at_a_time: true``: recon_runtime, acc_xi_runtime,
-agg_scalability) measures one case at a time, so it runs on one core of its
-own (a second lane) while the other experiments share the remaining cores;
-once the timing lane is done, the others take every core.  The other
-experiments run longest first (by their last committed ``run.json``), so the
-two lanes end together.
+Scheduling on ``--jobs N`` cores, longest first (by the last committed
+``run.json``) onto whichever core is free (list scheduling): a timing
+experiment (``experiment.one_case_at_a_time: true``: recon_runtime,
+acc_xi_runtime, agg_scalability) measures one case at a time, so the timing
+experiments run one after another on one core of their own, first; every other
+experiment starts as soon as a core is free, as one process on one core
+(``runner.n_jobs=1``), and the last one to start takes every core still free.
+One experiment per core costs no inter-process traffic, and no core waits for
+the slowest worker of another experiment's sweep: a core freed by the timing
+experiments, or by a short experiment, takes the next one at once (the first
+version kept one lane for all the others, so an experiment started beside the
+timing lane kept its one core and left the freed core idle until it ended).
 """
 
 from __future__ import annotations
@@ -106,7 +111,12 @@ def _start(job: Job, results: Path, n_jobs: int, logs: Path) -> tuple[subprocess
 
 
 def run_all(jobs: list[Job], results: Path, cores: int, progress: bool = True) -> None:
-    """Run ``jobs`` on ``cores`` cores: timing jobs one at a time on a lane of their own, the others beside them."""
+    """Run ``jobs`` on ``cores`` cores, longest first onto a free core; the timing jobs first, one at a time.
+
+    A job that is not a timing job runs on one core (``n_jobs=1``), except the
+    last one to start, which takes every core free then.  On one core every job
+    runs alone, one after another.
+    """
     logs = results / "reproduce-logs"
     logs.mkdir(parents=True, exist_ok=True)
     timing = [j for j in jobs if j.timing]
@@ -114,22 +124,26 @@ def run_all(jobs: list[Job], results: Path, cores: int, progress: bool = True) -
     total = sum(j.expected_seconds for j in jobs) or len(jobs)
     bar = tqdm(total=round(total), unit="s", desc="reproduction (expected seconds done)", disable=not progress,
                bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed} elapsed {postfix}")
-    running: dict[str, tuple[Job, subprocess.Popen, float]] = {}
+    running: list[tuple[Job, subprocess.Popen, float]] = []
 
-    def launch(lane: str, job: Job, n_jobs: int) -> None:
+    def launch(job: Job, n_jobs: int) -> None:
         proc, t0 = _start(job, results, n_jobs, logs)
-        running[lane] = (job, proc, t0)
+        running.append((job, proc, t0))
 
     while timing or others or running:
-        # a timing experiment gets a core of its own; on one core it runs alone
-        if timing and "timing" not in running and (cores > 1 or not running):
-            launch("timing", timing.pop(0), 1)
-        free = cores - (1 if "timing" in running else 0)
-        if others and "main" not in running and free >= 1:
-            launch("main", others.pop(0), free)
-        bar.set_postfix_str(" + ".join(f"{j.name} ({time.perf_counter() - t:.0f} s)" for j, _, t in running.values()))
+        # a timing experiment gets a core of its own, never beside another one; on one core it runs alone
+        if timing and not any(j.timing for j, _, _ in running) and (cores > 1 or not running):
+            launch(timing.pop(0), 1)
+        free = cores - sum(j.n_jobs for j, _, _ in running)
+        while others and free >= 1:
+            # one core each while jobs wait for cores; the last job to start takes the cores left
+            n_jobs = free if len(others) == 1 and not timing else 1
+            launch(others.pop(0), n_jobs)
+            free -= n_jobs
+        bar.set_postfix_str(" + ".join(f"{j.name} ({time.perf_counter() - t:.0f} s)" for j, _, t in running))
         time.sleep(1.0)
-        for lane, (job, proc, t0) in list(running.items()):
+        for entry in list(running):
+            job, proc, t0 = entry
             if proc.poll() is None:
                 continue
             job.seconds, job.returncode = round(time.perf_counter() - t0, 1), proc.returncode
@@ -137,7 +151,7 @@ def run_all(jobs: list[Job], results: Path, cores: int, progress: bool = True) -
             job.run = json.loads(run.read_text()) if run.is_file() else {}
             bar.update(round(job.expected_seconds or 1))
             tqdm.write(f"{job.name}: {job.seconds:.0f} s, exit {job.returncode}")
-            del running[lane]
+            running.remove(entry)
     bar.close()
 
 
@@ -188,7 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.dry_run:
         for j in jobs:
             print(f"{j.name:<28} expected {j.expected_seconds:8.0f} s  {'(one case at a time) ' if j.timing else ''}"
-                  + " ".join(_command(j, results, 1 if j.timing else args.jobs)[2:]))
+                  + " ".join(_command(j, results, 1)[2:]))
+        print(f"on {args.jobs} cores: the timing experiments first, one after another on one core; the others "
+              f"longest first, each on a free core (the last to start on every core free then)")
         return 0
     t0 = time.perf_counter()
     run_all(jobs, results, args.jobs, progress=not args.no_progress)

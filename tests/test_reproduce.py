@@ -45,6 +45,45 @@ def test_a_timing_job_runs_on_a_core_of_its_own_beside_the_others(tmp_path, stan
     assert all(j.run["n_cases"] == 3 for j in jobs)
 
 
+@pytest.fixture
+def timed_stand_ins(monkeypatch):
+    """Each job sleeps as long as ``SLEEP`` says and writes when it started and ended into its run.json."""
+    def command(job, results, n_jobs):
+        out = results / job.experiment / job.label
+        code = (f"import json, pathlib, time; t0 = time.time(); time.sleep({SLEEP[job.experiment]}); "
+                f"p = pathlib.Path({str(out)!r}); p.mkdir(parents=True, exist_ok=True); "
+                f"(p / 'run.json').write_text(json.dumps({{'started': t0, 'ended': time.time(), 'n_jobs': {n_jobs}}}))")
+        return [sys.executable, "-c", code]
+
+    monkeypatch.setattr(reproduce, "_command", command)
+
+
+SLEEP = {"t1": 0.3, "long": 4.0, "b": 0.3, "c": 0.3, "x": 0.2, "y": 0.2}
+
+
+def test_a_core_freed_by_the_timing_job_takes_the_next_job_at_once(tmp_path, timed_stand_ins):
+    """List scheduling: the long job started beside the timing one keeps its one core, and the core the timing
+    job frees runs the next jobs while it goes on (the first version left that core idle until the long job
+    ended)."""
+    jobs = [Job("t1", timing=True), Job("long", expected_seconds=100), Job("b", expected_seconds=50),
+            Job("c", expected_seconds=10)]
+    run_all(jobs, tmp_path, cores=2, progress=False)
+    by = {j.experiment: j for j in jobs}
+    assert all(j.returncode == 0 for j in jobs)
+    assert by["t1"].run["started"] < by["long"].run["ended"] and by["long"].run["started"] < by["t1"].run["ended"]
+    for name in ("b", "c"):
+        assert by[name].run["started"] < by["long"].run["ended"], name  # on the freed core, beside "long"
+        assert by[name].run["started"] >= by["t1"].run["ended"], name  # never beside the timing job as a third
+    assert [by[n].n_jobs for n in ("t1", "long", "b", "c")] == [1, 1, 1, 1]
+
+
+def test_the_last_job_to_start_takes_every_core_left(tmp_path, timed_stand_ins):
+    jobs = [Job("x", expected_seconds=20), Job("y", expected_seconds=10)]
+    run_all(jobs, tmp_path, cores=3, progress=False)
+    assert [j.n_jobs for j in jobs] == [1, 2]
+    assert jobs[1].run["started"] < jobs[0].run["ended"]  # side by side
+
+
 def test_on_one_core_the_jobs_run_one_after_another(tmp_path, stand_ins):
     jobs = [Job("t1", timing=True), Job("a")]
     run_all(jobs, tmp_path, cores=1, progress=False)
