@@ -8,19 +8,23 @@ killed with SIGKILL halfway is ``tests/test_runner.py::test_killed_sweep_complet
 """
 
 import functools
+import json
 import logging
 import os
 import signal
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
+from numba import njit
 
 import ccexp
 from ccexp.registry import ALGORITHMS
 from ccexp.runner import sweep
-from ccexp.runner.execute import run_instance
+from ccexp.runner import execute
+from ccexp.runner.execute import interrupt_in, run_instance
 from ccexp.runner.grid import expand
 from ccexp.runner.store import ResultStore
 from ccexp.runner.sweep import RunnerOptions, SweepInterrupted, run_sweep, sweep_spec
@@ -130,6 +134,88 @@ def test_a_raising_case_is_recorded_with_its_innermost_frames_and_the_sweep_goes
         assert len(error) < 2000  # a summary, not the whole stack
     # the errors are records like the others: a rerun runs nothing again
     assert run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False)).n_run == 0
+
+
+# --- Ctrl-C or SIGTERM inside a kernel -----------------------------------------------------------
+
+
+@njit(cache=False)
+def _arrays(n):
+    a = np.empty(n)
+    for i in range(n):
+        a[i] = np.sqrt(i)
+    return a, a[:3].copy()
+
+
+def _interrupt_during_kernels() -> BaseException:
+    """What escapes a loop of array-returning numba calls when a signal handler raises KeyboardInterrupt.
+
+    The handler is run by CPython at its next check; when that falls while the dispatcher returns, the caller
+    gets a SystemError (a result with an exception set) instead: most of the time, so a few timer offsets
+    find one.
+    """
+    def handler(signum, frame):
+        raise KeyboardInterrupt("the timer's interrupt")
+
+    _arrays(10)  # compiled before the timer runs
+    previous = signal.signal(signal.SIGALRM, handler)
+    try:
+        for attempt in range(200):
+            signal.setitimer(signal.ITIMER_REAL, 0.0003 + 1e-5 * attempt)
+            try:
+                while True:
+                    _arrays(2000)
+            except SystemError as exc:
+                return exc
+            except KeyboardInterrupt:
+                continue  # fell between two calls: try another offset
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    pytest.fail("no interrupt came back as a SystemError in 200 tries")
+
+
+def test_an_interrupt_that_comes_back_as_a_system_error_is_found_in_it():
+    exc = _interrupt_during_kernels()
+    assert isinstance(exc, SystemError) and "returned a result with an exception set" in str(exc)
+    stop = interrupt_in(exc)
+    assert isinstance(stop, KeyboardInterrupt) and str(stop) == "the timer's interrupt"
+    assert interrupt_in(SystemError("a kernel's own failure")) is None
+    assert interrupt_in(ValueError("x")) is None
+
+
+def test_ctrl_c_inside_a_kernel_stops_the_sweep_and_records_no_error(tmp_path, monkeypatch):
+    """At ``runner.n_jobs=1`` the cases run in the driver: Ctrl-C (or SIGTERM) arriving while a numba kernel
+    returns used to be recorded as the case's SystemError, and the sweep went on.  Now it stops the sweep
+    (``run.json``: interrupted), no error is stored, and a rerun completes every case once."""
+    target = _target_instance()
+
+    class Interrupting(ccexp.algorithms.triplets.LsADVC):
+        def fit_problem(self, problem):
+            if _CURRENT["instance"] == target:
+                raise _interrupt_during_kernels()
+            return super().fit_problem(problem)
+
+    _CURRENT = {}
+    real_build = execute.build_problem
+
+    def tracking_build(inst, *args, **kwargs):
+        _CURRENT["instance"] = inst.instance_id
+        return real_build(inst, *args, **kwargs)
+
+    monkeypatch.setattr(execute, "build_problem", tracking_build)
+    monkeypatch.setitem(ALGORITHMS._items, "ls_eq", Interrupting)
+    with pytest.raises(KeyboardInterrupt, match="interrupted.*stored"):
+        run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
+    out = tmp_path / "small" / "test"
+    assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
+    stored = ResultStore(out).load()
+    assert 0 < len(stored) < len(_all_case_ids()) and (stored["status"] == "ok").all()
+    assert target not in set(stored["instance_id"])  # nothing of the interrupted instance
+    monkeypatch.undo()
+    res = run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path, RunnerOptions(n_jobs=1, progress=False))
+    assert res.n_run == len(_all_case_ids()) - len(stored)
+    assert sorted(res.records["case_id"]) == _all_case_ids() and (res.records["status"] == "ok").all()
 
 
 # --- atomic parquet writes ----------------------------------------------------------------------
