@@ -47,33 +47,45 @@ def test_a_timing_job_runs_on_a_core_of_its_own_beside_the_others(tmp_path, stan
 
 @pytest.fixture
 def timed_stand_ins(monkeypatch):
-    """Each job sleeps as long as ``SLEEP`` says and writes when it started and ended into its run.json."""
+    """Each job waits as ``WAIT`` says and writes when it started and ended into its run.json.
+
+    A number is seconds; a job's name waits until that job has written its run.json (at most 60 s), so the
+    order of events does not depend on how loaded the machine is.
+    """
     def command(job, results, n_jobs):
         out = results / job.experiment / job.label
-        code = (f"import json, pathlib, time; t0 = time.time(); time.sleep({SLEEP[job.experiment]}); "
-                f"p = pathlib.Path({str(out)!r}); p.mkdir(parents=True, exist_ok=True); "
+        wait = WAIT[job.experiment]
+        if isinstance(wait, str):
+            other = results / wait / "paper" / "run.json"
+            sleep = (f"t = time.time()\nwhile not pathlib.Path({str(other)!r}).exists() and time.time() - t < 60: "
+                     f"time.sleep(0.05)")
+        else:
+            sleep = f"time.sleep({wait})"
+        code = (f"import json, pathlib, time\nt0 = time.time()\n{sleep}\n"
+                f"p = pathlib.Path({str(out)!r}); p.mkdir(parents=True, exist_ok=True)\n"
                 f"(p / 'run.json').write_text(json.dumps({{'started': t0, 'ended': time.time(), 'n_jobs': {n_jobs}}}))")
         return [sys.executable, "-c", code]
 
     monkeypatch.setattr(reproduce, "_command", command)
 
 
-SLEEP = {"t1": 0.3, "long": 4.0, "b": 0.3, "c": 0.3, "x": 0.2, "y": 0.2}
+WAIT = {"t1": 0.2, "long": "c", "b": 0.2, "c": 0.2, "x": "y", "y": 0.2}
 
 
 def test_a_core_freed_by_the_timing_job_takes_the_next_job_at_once(tmp_path, timed_stand_ins):
     """List scheduling: the long job started beside the timing one keeps its one core, and the core the timing
     job frees runs the next jobs while it goes on (the first version left that core idle until the long job
-    ended)."""
+    ended; here the long job waits for the last one, so that version would run it 60 s and fail)."""
     jobs = [Job("t1", timing=True), Job("long", expected_seconds=100), Job("b", expected_seconds=50),
             Job("c", expected_seconds=10)]
     run_all(jobs, tmp_path, cores=2, progress=False)
     by = {j.experiment: j for j in jobs}
     assert all(j.returncode == 0 for j in jobs)
-    assert by["t1"].run["started"] < by["long"].run["ended"] and by["long"].run["started"] < by["t1"].run["ended"]
+    assert by["long"].run["started"] < by["t1"].run["ended"]  # beside the timing job
     for name in ("b", "c"):
         assert by[name].run["started"] < by["long"].run["ended"], name  # on the freed core, beside "long"
         assert by[name].run["started"] >= by["t1"].run["ended"], name  # never beside the timing job as a third
+    assert by["long"].run["ended"] - by["long"].run["started"] < 60  # it did not have to wait for its own end
     assert [by[n].n_jobs for n in ("t1", "long", "b", "c")] == [1, 1, 1, 1]
 
 
