@@ -20,6 +20,11 @@ the slowest worker of another experiment's sweep: a core freed by the timing
 experiments, or by a short experiment, takes the next one at once (the first
 version kept one lane for all the others, so an experiment started beside the
 timing lane kept its one core and left the freed core idle until it ended).
+
+Ctrl-C or SIGTERM stops the experiments running then as either stops a
+sweep (their records stay, their ``run.json`` says ``interrupted``), writes
+``reproduce.json`` with ``status: interrupted`` and exits with 128 + the
+signal; the same command resumes.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -40,6 +46,7 @@ from .report import PAPER_OF
 from .runner.compose import compose_config
 from .runner.layout import PAPER_SCALE, experiment_dir, scale_label
 from .runner.provenance import git_state, machine
+from .runner.sweep import terminate_as_interrupt
 
 #: The five papers whose experiments the reproduction runs (cc_gaps and cross are studies beyond them).
 PAPERS = ("ukkonen2017", "zhu2013", "liu2011", "aronsson2024", "gionis2007")
@@ -130,6 +137,37 @@ def run_all(jobs: list[Job], results: Path, cores: int, progress: bool = True) -
         proc, t0 = _start(job, results, n_jobs, logs)
         running.append((job, proc, t0))
 
+    try:
+        with terminate_as_interrupt():
+            _schedule(timing, others, running, cores, launch, results, bar)
+    except KeyboardInterrupt:
+        # Ctrl-C reached the experiments too (the terminal's process group); SIGTERM reached only this process:
+        # pass it on, so that each stops as a sweep stops (its run.json says interrupted, its records stay)
+        # instead of computing on, orphaned, for hours
+        for job, proc, t0 in running:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for job, proc, t0 in running:
+            try:
+                proc.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            _finished(job, proc, t0, results)
+        raise
+    finally:
+        bar.close()
+
+
+def _finished(job: Job, proc: subprocess.Popen, t0: float, results: Path) -> None:
+    """Take what an experiment's process left: its time, its exit status and its run.json."""
+    job.seconds, job.returncode = round(time.perf_counter() - t0, 1), proc.returncode
+    run = experiment_dir(results, job.experiment, job.label) / "run.json"
+    job.run = json.loads(run.read_text()) if run.is_file() else {}
+
+
+def _schedule(timing: list[Job], others: list[Job], running: list, cores: int, launch, results: Path, bar) -> None:
+    """The loop of :func:`run_all`: start jobs on free cores until every job has ended."""
     while timing or others or running:
         # a timing experiment gets a core of its own, never beside another one; on one core it runs alone
         if timing and not any(j.timing for j, _, _ in running) and (cores > 1 or not running):
@@ -146,13 +184,10 @@ def run_all(jobs: list[Job], results: Path, cores: int, progress: bool = True) -
             job, proc, t0 = entry
             if proc.poll() is None:
                 continue
-            job.seconds, job.returncode = round(time.perf_counter() - t0, 1), proc.returncode
-            run = experiment_dir(results, job.experiment, job.label) / "run.json"
-            job.run = json.loads(run.read_text()) if run.is_file() else {}
+            _finished(job, proc, t0, results)
             bar.update(round(job.expected_seconds or 1))
             tqdm.write(f"{job.name}: {job.seconds:.0f} s, exit {job.returncode}")
             running.remove(entry)
-    bar.close()
 
 
 def summary(jobs: list[Job], total_seconds: float, report_seconds: float, results: Path) -> dict:
@@ -179,7 +214,8 @@ def summary(jobs: list[Job], total_seconds: float, report_seconds: float, result
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command-line entry; returns the exit status (1 when an experiment failed)."""
+    """Command-line entry; returns the exit status (1 when an experiment failed, 128 + the signal when Ctrl-C
+    or SIGTERM stopped it: the experiments running then are stopped as a sweep is, and a rerun resumes)."""
     parser = argparse.ArgumentParser(prog="python -m ccexp.reproduce", description=__doc__.splitlines()[0])
     parser.add_argument("--results", default="results", help="results folder (default: results, the committed one)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="cores to use (default: all)")
@@ -207,12 +243,24 @@ def main(argv: list[str] | None = None) -> int:
               f"longest first, each on a free core (the last to start on every core free then)")
         return 0
     t0 = time.perf_counter()
-    run_all(jobs, results, args.jobs, progress=not args.no_progress)
+    try:
+        run_all(jobs, results, args.jobs, progress=not args.no_progress)
+    except KeyboardInterrupt as exc:
+        # what ended before it, and the experiments it stopped (each keeps its records): reproduce.json says so
+        out = summary(jobs, time.perf_counter() - t0, 0.0, results)
+        out["status"] = "interrupted"
+        (results / "reproduce.json").write_text(json.dumps(out, indent=2, default=str) + "\n")
+        done = sum(j.returncode == 0 for j in jobs)
+        signum = getattr(exc, "signum", signal.SIGINT)
+        print(f"ccexp.reproduce: interrupted ({signal.Signals(signum).name}); {done} of {len(jobs)} experiments "
+              f"ended, the others keep what they stored: rerun the same command to resume", file=sys.stderr)
+        return 128 + signum
     t_report = time.perf_counter()
     rc = subprocess.call([sys.executable, "-m", "ccexp.report", "all", "--results", str(results)],
                          stdout=subprocess.DEVNULL)
     end = time.perf_counter()
     out = summary(jobs, end - t0, end - t_report, results)
+    out["status"] = "finished"
     out["report_returncode"] = rc
     (results / "reproduce.json").write_text(json.dumps(out, indent=2, default=str) + "\n")
     papers = out["paper_experiments"]

@@ -1,7 +1,11 @@
 """``python -m ccexp.reproduce``: the plan, the two lanes and reproduce.json (issue 31), with stand-in processes."""
 
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
 
 import pytest
 
@@ -138,3 +142,56 @@ def test_a_timing_experiment_runs_one_case_at_a_time_whatever_n_jobs_says(monkey
     with pytest.raises(SystemExit):
         main_mod.run(compose_config(ov), ov)
     assert seen["n_jobs"] == 1
+
+
+_DRIVER = r'''
+import json, os, pathlib, sys
+from ccexp import reproduce
+
+def command(job, results, n_jobs):
+    """A stand-in experiment: writes its pid, then waits; SIGTERM ends it as it ends a sweep (run.json)."""
+    out = results / job.experiment / job.label
+    code = ("import json, os, pathlib, signal, sys, time\n"
+            f"p = pathlib.Path({str(out)!r}); p.mkdir(parents=True, exist_ok=True)\n"
+            "def stop(signum, frame):\n"
+            "    (p / 'run.json').write_text(json.dumps({'status': 'interrupted'}))\n"
+            "    os._exit(128 + signum)\n"
+            "signal.signal(signal.SIGTERM, stop)\n"
+            "(p / 'pid').write_text(str(os.getpid()))\n"
+            "time.sleep(300)\n")
+    return [sys.executable, "-c", code]
+
+reproduce._command = command
+sys.exit(reproduce.main(["--results", sys.argv[1], "--jobs", "2", "--no-progress",
+                         "--only", "exp1_triplets", "coprf_perfect", "recon_runtime"]))
+'''
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_to_the_reproduction_stops_its_experiments_and_says_so(tmp_path, signum):
+    """``kill`` (or Ctrl-C) of ``python -m ccexp.reproduce``, real processes: the experiments running then are
+    stopped as a sweep is stopped (each writes its run.json), none is left computing, reproduce.json says
+    ``interrupted`` and the exit status is the shell's for the signal.  (SIGTERM used to end only the driver:
+    its experiments ran on, orphaned.)"""
+    results = tmp_path / "r"
+    proc = subprocess.Popen([sys.executable, "-c", _DRIVER, str(results)], stderr=subprocess.PIPE, text=True)
+    pids = [results / name / "paper" / "pid" for name in ("recon_runtime", "coprf_perfect")]
+    deadline = time.time() + 60
+    while not all(p.exists() and p.read_text() for p in pids) and time.time() < deadline:
+        time.sleep(0.05)
+    assert all(p.exists() for p in pids), "the two experiments did not start"
+    children = [int(p.read_text()) for p in pids]
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signum, err
+    assert f"interrupted ({signal.Signals(signum).name}); 0 of 3 experiments ended" in err
+    for pid in children:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # gone, not orphaned
+    out = json.loads((results / "reproduce.json").read_text())
+    assert out["status"] == "interrupted"
+    runs = {r["experiment"]: r for r in out["paper_experiments"]["runs"]}
+    assert runs["recon_runtime"]["returncode"] == runs["coprf_perfect"]["returncode"] == 128 + signal.SIGTERM
+    assert runs["exp1_triplets"]["returncode"] is None  # never started
+    for name in ("recon_runtime", "coprf_perfect"):
+        assert json.loads((results / name / "paper" / "run.json").read_text())["status"] == "interrupted"

@@ -65,7 +65,7 @@ class Interrupted(KeyboardInterrupt):
 
 
 @contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
+def terminate_as_interrupt() -> Iterator[None]:
     """SIGTERM (``kill``, a batch scheduler's stop before its kill) stops the sweep's loop as Ctrl-C does.
 
     Python's default for SIGTERM ends the process at once, leaving ``run.json``
@@ -340,7 +340,7 @@ def run_sweep(spec: SweepSpec, results_dir: str | Path, options: RunnerOptions |
             # Compile the kernels in this process first: numba caches them on
             # disk, so workers load instead of compiling side by side.
             warm_up(spec.algorithms)
-            with contextlib.closing(book.bar), _terminate_as_interrupt(), _backend(
+            with contextlib.closing(book.bar), terminate_as_interrupt(), _backend(
                     opt.backend, opt.address, opt.local_cluster, opt.wait_for_workers) as worker_lost:
                 try:
                     for attempt in range(opt.max_retries + 1):
