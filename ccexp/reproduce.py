@@ -117,6 +117,10 @@ def _start(job: Job, results: Path, n_jobs: int, logs: Path) -> tuple[subprocess
     return proc, time.perf_counter()
 
 
+#: Seconds the experiments get to stop on their own after Ctrl-C, before they are sent SIGTERM.
+_INTERRUPT_GRACE = 10.0
+
+
 def run_all(jobs: list[Job], results: Path, cores: int, progress: bool = True) -> None:
     """Run ``jobs`` on ``cores`` cores, longest first onto a free core; the timing jobs first, one at a time.
 
@@ -140,10 +144,15 @@ def run_all(jobs: list[Job], results: Path, cores: int, progress: bool = True) -
     try:
         with terminate_as_interrupt():
             _schedule(timing, others, running, cores, launch, results, bar)
-    except KeyboardInterrupt:
-        # Ctrl-C reached the experiments too (the terminal's process group); SIGTERM reached only this process:
-        # pass it on, so that each stops as a sweep stops (its run.json says interrupted, its records stay)
-        # instead of computing on, orphaned, for hours
+    except KeyboardInterrupt as exc:
+        # Ctrl-C at a terminal reached the experiments too (its process group): they get a moment to stop on
+        # their own, so that a second signal does not fall into their own stopping.  SIGTERM (or a SIGINT sent
+        # to this process alone) is passed on, so that each stops as a sweep stops (its run.json says
+        # interrupted, its records stay) instead of computing on, orphaned, for hours
+        if getattr(exc, "signum", signal.SIGINT) == signal.SIGINT:
+            deadline = time.monotonic() + _INTERRUPT_GRACE
+            while time.monotonic() < deadline and any(proc.poll() is None for _, proc, _ in running):
+                time.sleep(0.1)
         for job, proc, t0 in running:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)

@@ -154,34 +154,42 @@ def command(job, results, n_jobs):
     code = ("import json, os, pathlib, signal, sys, time\n"
             f"p = pathlib.Path({str(out)!r}); p.mkdir(parents=True, exist_ok=True)\n"
             "def stop(signum, frame):\n"
-            "    (p / 'run.json').write_text(json.dumps({'status': 'interrupted'}))\n"
+            "    (p / 'run.json').write_text(json.dumps({'status': 'interrupted', 'signum': signum}))\n"
             "    os._exit(128 + signum)\n"
             "signal.signal(signal.SIGTERM, stop)\n"
+            "signal.signal(signal.SIGINT, stop)\n"
             "(p / 'pid').write_text(str(os.getpid()))\n"
             "time.sleep(300)\n")
     return [sys.executable, "-c", code]
 
 reproduce._command = command
+reproduce._INTERRUPT_GRACE = 2.0  # a SIGINT to the driver alone: the stand-ins wait 2 s, not 10, for SIGTERM
 sys.exit(reproduce.main(["--results", sys.argv[1], "--jobs", "2", "--no-progress",
                          "--only", "exp1_triplets", "coprf_perfect", "recon_runtime"]))
 '''
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_to_the_reproduction_stops_its_experiments_and_says_so(tmp_path, signum):
+@pytest.mark.parametrize("signum, group", [(signal.SIGTERM, False), (signal.SIGINT, False), (signal.SIGINT, True)],
+                         ids=["kill", "sigint-to-the-driver", "ctrl-c-at-a-terminal"])
+def test_a_signal_to_the_reproduction_stops_its_experiments_and_says_so(tmp_path, signum, group):
     """``kill`` (or Ctrl-C) of ``python -m ccexp.reproduce``, real processes: the experiments running then are
     stopped as a sweep is stopped (each writes its run.json), none is left computing, reproduce.json says
     ``interrupted`` and the exit status is the shell's for the signal.  (SIGTERM used to end only the driver:
-    its experiments ran on, orphaned.)"""
+    its experiments ran on, orphaned.)  Ctrl-C at a terminal reaches the whole process group: the experiments
+    then stop on their own signal and are not sent a second one."""
     results = tmp_path / "r"
-    proc = subprocess.Popen([sys.executable, "-c", _DRIVER, str(results)], stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", _DRIVER, str(results)], stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     pids = [results / name / "paper" / "pid" for name in ("recon_runtime", "coprf_perfect")]
     deadline = time.time() + 60
     while not all(p.exists() and p.read_text() for p in pids) and time.time() < deadline:
         time.sleep(0.05)
     assert all(p.exists() for p in pids), "the two experiments did not start"
     children = [int(p.read_text()) for p in pids]
-    proc.send_signal(signum)
+    if group:
+        os.killpg(proc.pid, signum)  # as a terminal's Ctrl-C: the driver and every experiment
+    else:
+        proc.send_signal(signum)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signum, err
     assert f"interrupted ({signal.Signals(signum).name}); 0 of 3 experiments ended" in err
@@ -191,7 +199,9 @@ def test_a_signal_to_the_reproduction_stops_its_experiments_and_says_so(tmp_path
     out = json.loads((results / "reproduce.json").read_text())
     assert out["status"] == "interrupted"
     runs = {r["experiment"]: r for r in out["paper_experiments"]["runs"]}
-    assert runs["recon_runtime"]["returncode"] == runs["coprf_perfect"]["returncode"] == 128 + signal.SIGTERM
+    stopped_by = signum if group else signal.SIGTERM  # their own Ctrl-C, or the SIGTERM passed on
+    assert runs["recon_runtime"]["returncode"] == runs["coprf_perfect"]["returncode"] == 128 + stopped_by
     assert runs["exp1_triplets"]["returncode"] is None  # never started
     for name in ("recon_runtime", "coprf_perfect"):
-        assert json.loads((results / name / "paper" / "run.json").read_text())["status"] == "interrupted"
+        run = json.loads((results / name / "paper" / "run.json").read_text())
+        assert run["status"] == "interrupted" and run["signum"] == stopped_by
