@@ -145,7 +145,10 @@ def test_a_timing_experiment_runs_one_case_at_a_time_whatever_n_jobs_says(monkey
 
 
 _DRIVER = r'''
-import json, os, pathlib, sys
+import json, os, pathlib, signal, sys
+# a process started with SIGINT ignored (an xdist worker, a background job of a shell) passes that on and
+# Python then installs no KeyboardInterrupt handler: give the driver the one a terminal's python has
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from ccexp import reproduce
 
 def command(job, results, n_jobs):
