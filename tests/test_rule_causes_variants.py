@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ccexp.report.causes import anchors, evidence_problem, parse_cause, slug
+from ccexp.report.causes import anchors, evidence_problem, load_ledger, parse_cause, slug, variant_problem
 from ccexp.report.common import compare_row, load_reference
 from ccexp.report.reproduction import (DIFFERS, INDISTINGUISHABLE, REPRODUCED, WITHIN_TOLERANCE, cause_problems,
                                        collect, write_reproduction)
@@ -178,7 +178,7 @@ def test_check_refuses_a_difference_without_a_cause(tmp_path, experiments_copy):
     assert "no such heading" in cause_problems(tmp_path, [EXP])[0]
     readme = experiments_copy / "ukkonen2017" / "README.md"
     readme.write_text(readme.read_text() + "\n## Ablation: the test's setting\n")
-    _set(experiments_copy, target, evidence="#ablation-the-tests-setting")
+    _set(experiments_copy, target, evidence="#ablation-the-tests-setting", cause="paper")
     # comparison.csv does not carry the cause yet: the page writes it there
     assert [p for p in cause_problems(tmp_path, [EXP]) if "rewrites it" in p]
     write_reproduction(tmp_path)
@@ -189,6 +189,74 @@ def test_check_refuses_a_difference_without_a_cause(tmp_path, experiments_copy):
     assert cause_problems(tmp_path, [EXP]) == []
     _set(experiments_copy, target, cause="guessed")
     assert "valid causes" in cause_problems(tmp_path, [EXP])[0]
+
+
+_LEDGER = ("algorithm,variant,settings_changed,cells,default_agrees,moved,broke,evidence,reason\n"
+           ",net_gain,1,40,6,9,4,#ablation-the-tests-setting,the paper's text\n"
+           ",trade,1,40,6,4,5,#ablation-the-tests-setting,the paper's text\n"
+           ",two_settings,2,40,6,9,0,#ablation-the-tests-setting,the paper's text\n"
+           ",only_differing,1,8,0,4,0,#ablation-the-tests-setting,the paper's text\n")
+
+
+def test_the_ledger_refuses_counts_that_cannot_be(tmp_path):
+    path = tmp_path / "ablations.csv"
+    path.write_text(_LEDGER)
+    ledger = load_ledger(path)
+    assert variant_problem(ledger[("", "net_gain")]) is None  # 9 moved, 4 broke: more good than harm
+    assert variant_problem(ledger[("", "trade")]) == "a trade of cells, not a cause: moved 4, broke 5"
+    assert "not one" in variant_problem(ledger[("", "two_settings")])
+    assert "cannot show that it breaks none" in variant_problem(ledger[("", "only_differing")])
+    assert load_ledger(tmp_path / "absent.csv") == {}
+    # one setting the paper holds fixed for several methods: one entry, found under each of them
+    path.write_text(_LEDGER.splitlines()[0] + "\nspectral;e2cp,bw_fixed,1,10,2,0,2,#a,r\n")
+    shared = load_ledger(path)
+    assert shared[("spectral", "bw_fixed")] is shared[("e2cp", "bw_fixed")]
+    assert variant_problem(shared[("e2cp", "bw_fixed")]) == "moves no cell its ablations counted (broke 2)"
+    assert ("spectral_learning", "bw_fixed") not in shared
+    head = _LEDGER.splitlines()[0]
+    for body, why in [(",v,1,10,3,8,0,#a,r", "moved=8 exceeds"),     # 10 - 3 = 7 cells where ours differs
+                      (",v,1,10,3,0,4,#a,r", "broke=4 exceeds"),     # only 3 where ours agrees
+                      (",v,1,10,3,x,0,#a,r", "moved='x' is not a count"),
+                      (",v,1,10,3,1,0,#a,r\n,v,1,10,3,1,0,#a,r", "given twice"),
+                      ("a;b,v,1,10,3,1,0,#a,r\nb,v,1,10,3,1,0,#a,r", "algorithm='b', variant='v' is given twice")]:
+        path.write_text(head + "\n" + body + "\n")
+        with pytest.raises(ValueError, match=why) as err:
+            load_ledger(path)
+        assert "line 2" in str(err.value) or "line 3" in str(err.value)
+    path.write_text("algorithm,variant,cells\n,v,3\n")
+    with pytest.raises(ValueError, match="missing columns settings_changed"):
+        load_ledger(path)
+
+
+def test_a_measured_cause_names_a_variant_that_does_more_good_than_harm(tmp_path, experiments_copy):
+    """The rule of ``measured`` (one for every paper): the row's ``moved_by`` names a ledger variant that
+    changes one setting, was judged on cells our setup agrees on too, and moved more cells than it broke."""
+    target = load_reference("ukkonen2017", EXP)
+    target = target[target["kind"] != "claim"]["ref_id"].iloc[0]
+    _fake(tmp_path, "paper", lambda r: r.value + (100.0 if r.ref_id == target else 0.0))
+    readme = experiments_copy / "ukkonen2017" / "README.md"
+    readme.write_text(readme.read_text() + "\n## Ablation: the test's setting\n")
+    (experiments_copy / "ukkonen2017" / "ablations.csv").write_text(_LEDGER)
+    _set(experiments_copy, target, cause="measured", evidence="#ablation-the-tests-setting")
+    write_reproduction(tmp_path)
+    assert [p for p in cause_problems(tmp_path, [EXP]) if target in p] == [
+        f"{EXP}: {target}: cause 'measured' names no variant in moved_by (a variant of the paper's ablations.csv)"]
+    _set(experiments_copy, target, moved_by="trade")
+    (problem,) = cause_problems(tmp_path, [EXP])
+    assert problem.endswith("cause 'measured' but 'trade' a trade of cells, not a cause: moved 4, broke 5")
+    _set(experiments_copy, target, moved_by="no_such_variant;two_settings;only_differing")
+    (problem,) = cause_problems(tmp_path, [EXP])
+    assert "'no_such_variant' is not in ablations.csv" in problem and "changes 2 settings" in problem
+    assert "breaks none" in problem
+    # one variant that meets the rule is enough, and the page names it beside the cause
+    _set(experiments_copy, target, moved_by="trade;net_gain")
+    assert cause_problems(tmp_path, [EXP]) == []
+    page = write_reproduction(tmp_path).read_text()
+    assert "#ablation-the-tests-setting) `trade`, `net_gain`" in page
+    # moved_by belongs to a measured row only
+    _set(experiments_copy, target, cause="unexplained")
+    with pytest.raises(ValueError, match="moved_by 'trade;net_gain' on a row whose cause is not measured"):
+        load_reference("ukkonen2017")
 
 
 def test_a_setup_cause_needs_its_variant_to_reproduce_the_row(tmp_path, experiments_copy):
@@ -233,11 +301,11 @@ def test_comparison_csv_carries_each_differing_rows_cause_and_check_refuses_a_st
     readme = experiments_copy / "ukkonen2017" / "README.md"
     readme.write_text(readme.read_text() + "\n## Ablation: the test's setting\n")
     # a cause on a row that does not differ is not written: a cause explains a difference
-    _set(experiments_copy, target, cause="measured", evidence="#ablation-the-tests-setting")
+    _set(experiments_copy, target, cause="paper", evidence="#ablation-the-tests-setting")
     _set(experiments_copy, other, cause="unexplained")
     write_reproduction(tmp_path)
     after = pd.read_csv(path, dtype=str, keep_default_na=False).set_index("ref_id")
-    assert after.at[target, "cause"] == "measured" and after.at[target, "evidence"] == "#ablation-the-tests-setting"
+    assert after.at[target, "cause"] == "paper" and after.at[target, "evidence"] == "#ablation-the-tests-setting"
     assert after.at[other, "cause"] == "" and (after.drop(index=target)["cause"] == "").all()
     # every other column is copied cell for cell
     pd.testing.assert_frame_equal(after.reset_index()[list(before.columns)], before)
@@ -249,7 +317,7 @@ def test_comparison_csv_carries_each_differing_rows_cause_and_check_refuses_a_st
     # a cause edited in reference.csv but not yet written by the page: --check names the row and the fix
     _set(experiments_copy, target, cause="unexplained")
     problems = cause_problems(tmp_path, [EXP])
-    assert len(problems) == 1 and target in problems[0] and "'measured'" in problems[0]
+    assert len(problems) == 1 and target in problems[0] and "'paper'" in problems[0]
     assert "python -m ccexp.report all" in problems[0]
     write_reproduction(tmp_path)
     assert cause_problems(tmp_path, [EXP]) == []

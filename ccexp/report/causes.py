@@ -2,8 +2,11 @@
 
 A row whose status is *differs* at paper scale carries a cause:
 
-- ``measured``: an ablation in the paper's README changes one named setting,
-  lists every variant tried, and moves our number to the paper's;
+- ``measured``: a variant that changes one named setting moves our number to the
+  paper's, and over every cell its ablation judged it agrees in more cells
+  than our setup does (:func:`measured_problem`; the variants and their counts
+  are the paper's ablation ledger, ``experiments/<paper>/ablations.csv``,
+  :func:`load_ledger`);
 - ``setup:<variant>``: a committed paper-scale run of the named variant
   (``experiment.variant=<variant>``, ``results/<experiment>/paper+<variant>/``)
   reproduces the row; the page shows both values;
@@ -18,6 +21,7 @@ what ``python -m ccexp.report all --check`` enforces.
 
 from __future__ import annotations
 
+import csv
 import functools
 import re
 import unicodedata
@@ -27,8 +31,13 @@ from .tables import is_missing
 
 #: The causes a differing row may carry, with what each means (the page prints them).
 CAUSES = {
-    "measured": "an ablation in the paper's README changes one named setting, lists every variant tried, "
-                "and moves our number to the paper's",
+    "measured": "a variant that changes one named setting (for a reason in the paper's text, the code it names or "
+                "the data as it describes them) agrees with the paper's number in this row, and over every cell its "
+                "ablations judged (for a setting the paper holds fixed for several methods, one graph, one mixture, "
+                "one generator, the cells of all of them) it agrees in more cells than our setup does: moved > broke (a table "
+                "that holds only cells where our setup differs cannot show what a setting breaks, and is not "
+                "counted; the paper's `ablations.csv`, named in the row's `moved_by`). A setting that reaches one "
+                "cell only by losing as many others is a trade of cells, not a cause: such a row stays unexplained",
     "setup": "a committed paper-scale run of a named variant (`setup:<variant>`, e.g. the authors' code's "
              "settings) reproduces the row; the page shows both values",
     "paper": "the paper's own numbers are inconsistent, shown by a computation in the README",
@@ -127,3 +136,114 @@ def evidence_problem(evidence, readme: str | Path) -> str | None:
     if ev[1:] not in anchors(readme):
         return f"evidence={ev!r}: no such heading or <a id> in {readme}"
     return None
+
+
+# --------------------------------------------------------------------------------------------- the ablation ledger
+#: The columns of ``experiments/<paper>/ablations.csv``: per variant and its scope (the algorithms it applies to),
+#: the cells its ablations judged (summed over the README's tables and the scope's algorithms), of them those our
+#: setup agrees on, and the cells it moved and broke.
+LEDGER_COLUMNS = ("algorithm", "variant", "settings_changed", "cells", "default_agrees", "moved", "broke",
+                  "evidence", "reason")
+_LEDGER_COUNTS = ("settings_changed", "cells", "default_agrees", "moved", "broke")
+
+
+def load_ledger(path: str | Path) -> dict[tuple[str, str], dict]:
+    """The ablation ledger of a paper, keyed by ``(algorithm, variant)``; empty when the file is absent.
+
+    Each row counts, for one variant of the README's ablations, the
+    ``cells`` its ablations judged, the ``default_agrees`` of them that our
+    setup agrees on, the cells the variant ``moved`` (ours differs, the
+    variant agrees) and ``broke`` (the reverse), transcribed from the README
+    tables its ``evidence`` anchor names.  ``algorithm`` is the setting's
+    scope: one algorithm, or several separated by ``;`` where the paper holds
+    the setting fixed for all of them (one graph for every spectral method,
+    one mixture for every embedding); the counts are then over all of theirs,
+    and the entry is found under each.
+
+    Raises
+    ------
+    ValueError
+        A missing column, a count that is not an integer >= 0, counts that
+        cannot be (``moved > cells - default_agrees``, ``broke >
+        default_agrees``), or an (algorithm, variant) given twice: one line
+        naming the file and its line.
+    """
+    path = Path(path)
+    if not path.is_file():
+        return {}
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        missing = [c for c in LEDGER_COLUMNS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"{path}: missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                             f"(the ledger's columns: {', '.join(LEDGER_COLUMNS)})")
+        ledger: dict[tuple[str, str], dict] = {}
+        for line, row in enumerate(reader, start=2):
+            where = f"{path}, line {line}"
+            entry = {k: (row[k] or "").strip() for k in LEDGER_COLUMNS}
+            for k in _LEDGER_COUNTS:
+                if not re.fullmatch(r"\d+", entry[k]):
+                    raise ValueError(f"{where}: {k}={entry[k]!r} is not a count (an integer >= 0)")
+                entry[k] = int(entry[k])
+            if not entry["variant"]:
+                raise ValueError(f"{where}: the variant has no name")
+            if entry["default_agrees"] > entry["cells"] or entry["moved"] > entry["cells"] - entry["default_agrees"]:
+                raise ValueError(f"{where}: moved={entry['moved']} exceeds the cells our setup differs on "
+                                 f"({entry['cells']} - {entry['default_agrees']})")
+            if entry["broke"] > entry["default_agrees"]:
+                raise ValueError(f"{where}: broke={entry['broke']} exceeds the cells our setup agrees on "
+                                 f"(default_agrees={entry['default_agrees']})")
+            # one setting the paper holds fixed for several methods (one graph, one mixture, one
+            # generator) is one entry over all of them: its cells are theirs, summed
+            entry["algorithms"] = tuple(a.strip() for a in entry["algorithm"].split(";")) or ("",)
+            for alg in entry["algorithms"]:
+                key = (alg, entry["variant"])
+                if key in ledger:
+                    raise ValueError(f"{where}: algorithm={alg!r}, variant={key[1]!r} is given twice")
+                ledger[key] = entry
+    return ledger
+
+
+def variant_problem(entry: dict) -> str | None:
+    """Why a ledger entry cannot be a cause (None when it can): the rule of :data:`CAUSES`' ``measured``.
+
+    Examples
+    --------
+    >>> e = dict(settings_changed=1, cells=40, default_agrees=6, moved=9, broke=4)
+    >>> variant_problem(e) is None
+    True
+    >>> variant_problem({**e, "moved": 4, "broke": 5})
+    'a trade of cells, not a cause: moved 4, broke 5'
+    """
+    if entry["settings_changed"] != 1:
+        return f"changes {entry['settings_changed']} settings, not one"
+    if entry["default_agrees"] < 1:
+        return "judged only on cells our setup differs on, so it cannot show that it breaks none"
+    if entry["moved"] == 0:
+        return f"moves no cell its ablations counted (broke {entry['broke']})"
+    if entry["moved"] <= entry["broke"]:
+        return f"a trade of cells, not a cause: moved {entry['moved']}, broke {entry['broke']}"
+    return None
+
+
+def measured_problem(algorithm: str, moved_by, ledger: dict[tuple[str, str], dict]) -> str | None:
+    """Why a ``measured`` row's ``moved_by`` does not meet the rule (None when it does).
+
+    ``moved_by`` names the variants (``;``-separated) of ``ledger``, for the
+    row's ``algorithm``, that agree with the paper in this row; at least one
+    of them must be a cause by :func:`variant_problem`.
+    """
+    names = [] if is_missing(moved_by) else [v.strip() for v in str(moved_by).split(";") if v.strip()]
+    if not names:
+        return "cause 'measured' names no variant in moved_by (a variant of the paper's ablations.csv)"
+    why = []
+    for name in names:
+        entry = ledger.get((algorithm or "", name))
+        if entry is None:
+            why.append(f"{name!r} is not in ablations.csv for algorithm {algorithm!r}")
+            continue
+        problem = variant_problem(entry)
+        if problem is None:
+            return None
+        why.append(f"{name!r} {problem}")
+    return "cause 'measured' but " + "; ".join(why)

@@ -169,6 +169,7 @@ def collect(name: str, results_dir: Path, scale: str | None = None) -> Experimen
             "status": j["status"],
             "cause": r.get("cause", "") or "",
             "evidence": r.get("evidence", "") or "",
+            "moved_by": r.get("moved_by", "") or "",
             "setup_ours": setup["ours"],
             "setup_sem": setup["ours_sem"],
             "setup_status": setup["status"],
@@ -185,7 +186,7 @@ def collect(name: str, results_dir: Path, scale: str | None = None) -> Experimen
 
 #: The columns of :attr:`ExperimentRows.rows`.
 COLUMNS = ["ref_id", "source", "quantity", "where", "kind", "algorithm", "variant", "paper", "paper_n", "ours", "ours_sem",
-           "n_trials", "difference", "tolerance", "status", "cause", "evidence", "setup_ours", "setup_sem",
+           "n_trials", "difference", "tolerance", "status", "cause", "evidence", "moved_by", "setup_ours", "setup_sem",
            "setup_status", "expect", "ci", "sem_known", "note"]
 
 

@@ -138,7 +138,7 @@ def load_reference(paper: str, experiment: str | None = None) -> pd.DataFrame:
         )
     check_reference(path)  # a bad cell, column or pin: one line naming the file and the row
     text_cols = ("algorithm", "versus", "dataset", "quantity", "kind", "source", "ci", "check", "rule", "expect",
-                 "variant", "cause", "evidence")
+                 "variant", "cause", "evidence", "moved_by")
     raw = pd.read_csv(path, dtype=str, keep_default_na=False)
     ref = pd.read_csv(path, dtype={c: str for c in text_cols})
     for col in text_cols:

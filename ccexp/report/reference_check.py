@@ -37,6 +37,8 @@ KNOWN_COLUMNS = (
     "tolerance", "kind", "source", "check", "rule", "expect", "ci",
     # the reproduction page's columns of issue 28 (read by the lead's tolerance and gate code)
     "paper_n", "paper_sd", "cause", "evidence", "variant",
+    # the variants of the paper's ablations.csv that move a `measured` row to the paper's number
+    "moved_by",
 )
 REQUIRED_COLUMNS = ("experiment", "quantity", "value", "kind", "source")
 #: the kinds of a reference row: a number printed in a table (approximate, exact, or derived from the
@@ -102,9 +104,11 @@ def _row_problem(row: dict) -> str | None:
         if sd is None or sd < 0 or not paper_n:
             return f"paper_sd {paper_sd!r} must be a number >= 0, beside the paper_n it is the SD of"
     try:
-        parse_cause(row.get("cause", ""))
+        kind, _ = parse_cause(row.get("cause", ""))
     except ValueError as err:
         return str(err)
+    if row.get("moved_by", "").strip() and kind != "measured":
+        return f"moved_by {row['moved_by'].strip()!r} on a row whose cause is not measured (it names what moves a measured row)"
     evidence = row.get("evidence", "").strip()
     if evidence and not re.fullmatch(r"#[\w-]+", evidence):
         return f"evidence {evidence!r} is not an anchor of the paper's README (#heading-slug)"

@@ -47,7 +47,7 @@ from .common import (
     markdown_table,
     plus_minus,
 )
-from .causes import CAUSES, NEEDS_EVIDENCE, evidence_problem, parse_cause
+from .causes import CAUSES, NEEDS_EVIDENCE, evidence_problem, load_ledger, measured_problem, parse_cause
 from .joined import COLUMNS, ExperimentRows, _readme, collect, folder_of, run_trials, stale_causes, stamp_causes  # noqa: F401 (collect: the page's callers)
 
 #: ``expect`` pins of reference.csv (the status a ci-gated row must have at ``scale=ci``) and the
@@ -139,6 +139,8 @@ def _cause_cell(row: dict, readme: str) -> str:
         return NO_CAUSE
     ev = str(row.get("evidence") or "")
     text = f"[{kind}]({readme}{ev})" if ev else kind
+    if kind == "measured" and row.get("moved_by"):
+        text += " " + ", ".join(f"`{v.strip()}`" for v in str(row["moved_by"]).split(";") if v.strip())
     if kind == "setup":
         text += (f" `{variant}`: {plus_minus(row['setup_ours'], row['setup_sem'], 3)} "
                  f"({row['setup_status'] or NOT_RUN})")
@@ -252,7 +254,8 @@ def write_reproduction(results_dir: str | Path = "results", scale: str | None = 
         "",
         "Every row that differs carries a cause (reference.csv's `cause`, linked to its evidence in the paper's "
         "README); `python -m ccexp.report all --check` fails on a row that differs with no cause, or whose "
-        "evidence points at nothing, or whose `setup` variant does not reproduce it:",
+        "evidence points at nothing, or whose `setup` variant does not reproduce it, or a `measured` row whose `moved_by` "
+        "names no variant of the paper's `ablations.csv` that meets the rule below:",
         "",
         *[f"- **{c}**: {text}" for c, text in CAUSES.items()],
         "",
@@ -281,7 +284,9 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
     ``setup`` and ``paper`` need an ``evidence`` anchor, and every anchor
     given must exist in the paper's README; a ``setup:<variant>`` row must be
     reproduced, within tolerance or indistinguishable in that variant's
-    committed run (``<results>/<experiment>/paper+<variant>/``); a cause that
+    committed run (``<results>/<experiment>/paper+<variant>/``); a ``measured``
+    row must name in ``moved_by`` a variant of the paper's ``ablations.csv``
+    that meets the rule (:func:`~ccexp.report.causes.measured_problem`); a cause that
     does not parse is refused on any row; the ``comparison.csv`` a differing
     row was read from carries its cause (:func:`~ccexp.report.joined.stale_causes`).
 
@@ -299,7 +304,8 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
         readme = _readme(paper)
         try:
             joined = collect(name, results_dir, PAPER_SCALE)
-        except ValueError as err:  # a cause that does not parse
+            ledger = load_ledger(readme.parent / "ablations.csv")
+        except ValueError as err:  # a cause that does not parse, a malformed ablations.csv
             problems.append(f"{name}: {err}")
             continue
         rows = joined.rows
@@ -318,6 +324,10 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
             why = evidence_problem(ev, readme)
             if why:
                 problems.append(f"{where}: {why}")
+            if kind == "measured" and r["status"] == DIFFERS:
+                why = measured_problem(r["algorithm"], r["moved_by"], ledger)
+                if why:
+                    problems.append(f"{where}: {why}")
             if kind == "setup" and r["status"] == DIFFERS and r["setup_status"] not in (
                     REPRODUCED, WITHIN_TOLERANCE, INDISTINGUISHABLE):
                 folder = experiment_dir(results_dir, name, scale_label(PAPER_SCALE, variant=variant))
