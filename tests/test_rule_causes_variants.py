@@ -217,6 +217,7 @@ def test_the_ledger_refuses_counts_that_cannot_be(tmp_path):
     for body, why in [(",v,1,10,3,8,0,#a,r", "moved=8 exceeds"),     # 10 - 3 = 7 cells where ours differs
                       (",v,1,10,3,0,4,#a,r", "broke=4 exceeds"),     # only 3 where ours agrees
                       (",v,1,10,3,x,0,#a,r", "moved='x' is not a count"),
+                      (",v,1,10,11,0,0,#a,r", "default_agrees=11 exceeds cells=10"),
                       (",v,1,10,3,1,0,#a,r\n,v,1,10,3,1,0,#a,r", "given twice"),
                       ("a;b,v,1,10,3,1,0,#a,r\nb,v,1,10,3,1,0,#a,r", "algorithm='b', variant='v' is given twice")]:
         path.write_text(head + "\n" + body + "\n")

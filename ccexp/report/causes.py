@@ -187,7 +187,9 @@ def load_ledger(path: str | Path) -> dict[tuple[str, str], dict]:
                 entry[k] = int(entry[k])
             if not entry["variant"]:
                 raise ValueError(f"{where}: the variant has no name")
-            if entry["default_agrees"] > entry["cells"] or entry["moved"] > entry["cells"] - entry["default_agrees"]:
+            if entry["default_agrees"] > entry["cells"]:
+                raise ValueError(f"{where}: default_agrees={entry['default_agrees']} exceeds cells={entry['cells']}")
+            if entry["moved"] > entry["cells"] - entry["default_agrees"]:
                 raise ValueError(f"{where}: moved={entry['moved']} exceeds the cells our setup differs on "
                                  f"({entry['cells']} - {entry['default_agrees']})")
             if entry["broke"] > entry["default_agrees"]:
@@ -195,7 +197,7 @@ def load_ledger(path: str | Path) -> dict[tuple[str, str], dict]:
                                  f"(default_agrees={entry['default_agrees']})")
             # one setting the paper holds fixed for several methods (one graph, one mixture, one
             # generator) is one entry over all of them: its cells are theirs, summed
-            entry["algorithms"] = tuple(a.strip() for a in entry["algorithm"].split(";")) or ("",)
+            entry["algorithms"] = tuple(a.strip() for a in entry["algorithm"].split(";"))
             for alg in entry["algorithms"]:
                 key = (alg, entry["variant"])
                 if key in ledger:
