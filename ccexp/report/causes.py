@@ -228,6 +228,15 @@ def variant_problem(entry: dict) -> str | None:
     return None
 
 
+def moved_by_names(moved_by) -> list[str]:
+    """The variant names of a ``moved_by`` cell (``;``-separated; empty for an empty cell).
+
+    >>> moved_by_names("mixture: vdp; dim2/ours"), moved_by_names(float("nan"))
+    (['mixture: vdp', 'dim2/ours'], [])
+    """
+    return [] if is_missing(moved_by) else [v.strip() for v in str(moved_by).split(";") if v.strip()]
+
+
 def measured_problem(algorithm: str, moved_by, ledger: dict[tuple[str, str], dict]) -> str | None:
     """Why a ``measured`` row's ``moved_by`` does not meet the rule (None when it does).
 
@@ -235,7 +244,7 @@ def measured_problem(algorithm: str, moved_by, ledger: dict[tuple[str, str], dic
     row's ``algorithm``, that agree with the paper in this row; at least one
     of them must be a cause by :func:`variant_problem`.
     """
-    names = [] if is_missing(moved_by) else [v.strip() for v in str(moved_by).split(";") if v.strip()]
+    names = moved_by_names(moved_by)
     if not names:
         return "cause 'measured' names no variant in moved_by (a variant of the paper's ablations.csv)"
     why = []

@@ -47,7 +47,8 @@ from .common import (
     markdown_table,
     plus_minus,
 )
-from .causes import CAUSES, NEEDS_EVIDENCE, evidence_problem, load_ledger, measured_problem, parse_cause
+from .causes import (CAUSES, NEEDS_EVIDENCE, evidence_problem, load_ledger, measured_problem, moved_by_names,
+                     parse_cause)
 from .joined import COLUMNS, ExperimentRows, _readme, collect, folder_of, run_trials, stale_causes, stamp_causes  # noqa: F401 (collect: the page's callers)
 
 #: ``expect`` pins of reference.csv (the status a ci-gated row must have at ``scale=ci``) and the
@@ -140,7 +141,7 @@ def _cause_cell(row: dict, readme: str) -> str:
     ev = str(row.get("evidence") or "")
     text = f"[{kind}]({readme}{ev})" if ev else kind
     if kind == "measured" and row.get("moved_by"):
-        text += " " + ", ".join(f"`{v.strip()}`" for v in str(row["moved_by"]).split(";") if v.strip())
+        text += " " + ", ".join(f"`{v}`" for v in moved_by_names(row["moved_by"]))
     if kind == "setup":
         text += (f" `{variant}`: {plus_minus(row['setup_ours'], row['setup_sem'], 3)} "
                  f"({row['setup_status'] or NOT_RUN})")
