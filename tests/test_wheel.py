@@ -91,6 +91,7 @@ def test_the_wheel_runs_from_an_empty_folder_with_a_read_only_site_packages(tmp_
     package = site / "ccexp"
     assert (package / "experiments" / "ukkonen2017" / "reference.csv").is_file()
     assert (package / "experiments" / "ukkonen2017" / "ablations.csv").is_file()  # what --check holds a measured row to
+    assert (package / "experiments" / "aronsson2024" / "fresh_seeds.csv").is_file()  # ... and a chance row to
     assert (package / "conf" / "experiment" / "exp1_triplets.yaml").is_file()
     before = sorted(p.relative_to(site) for p in site.rglob("*"))
 

@@ -10,6 +10,9 @@ A row whose status is *differs* at paper scale carries a cause:
 - ``setup:<variant>``: a committed paper-scale run of the named variant
   (``experiment.variant=<variant>``, ``results/<experiment>/paper+<variant>/``)
   reproduces the row; the page shows both values;
+- ``chance``: one fresh batch of the row's runs, judged alone, is not
+  *differs*: the difference does not replicate (:mod:`ccexp.report.chance`; the runs are the
+  paper's ``experiments/<paper>/fresh_seeds.csv``);
 - ``paper``: the paper's own numbers are inconsistent, shown by a computation
   in the README;
 - ``unexplained``: none of these yet.
@@ -40,12 +43,18 @@ CAUSES = {
                 "cell only by losing as many others is a trade of cells, not a cause: such a row stays unexplained",
     "setup": "a committed paper-scale run of a named variant (`setup:<variant>`, e.g. the authors' code's "
              "settings) reproduces the row; the page shows both values",
+    "chance": "the row is a mean over trials, and one fresh batch of its runs (the same code, setup and number of "
+              "trials, the repetitions numbered from 1000 instead of 0: every random draw new, nothing else changed), "
+              "judged alone by the rule, is not *differs*: the difference does not replicate, as the rule's two-sided "
+              "2 SE lets about one row in 20 of those judged over trials differ by chance (the paper's "
+              "`fresh_seeds.csv`; one batch per row, so a row is never redrawn until it passes; not pooled with the "
+              "committed runs, which are on trial because they differed)",
     "paper": "the paper's own numbers are inconsistent, shown by a computation in the README",
     "unexplained": "none of these yet; the README says what was tried",
 }
 
 #: Causes whose evidence anchor is required (``unexplained`` may name one).
-NEEDS_EVIDENCE = ("measured", "setup", "paper")
+NEEDS_EVIDENCE = ("measured", "setup", "chance", "paper")
 
 
 def parse_cause(text) -> tuple[str, str]:

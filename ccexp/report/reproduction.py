@@ -47,6 +47,7 @@ from .common import (
     markdown_table,
     plus_minus,
 )
+from .chance import chance_problem, fresh_row, load_fresh_seeds
 from .causes import (CAUSES, NEEDS_EVIDENCE, evidence_problem, load_ledger, measured_problem, moved_by_names,
                      parse_cause)
 from .joined import COLUMNS, ExperimentRows, _readme, collect, folder_of, run_trials, stale_causes, stamp_causes  # noqa: F401 (collect: the page's callers)
@@ -131,8 +132,9 @@ def _cause_counts(rows: pd.DataFrame) -> dict[str, int]:
     return counts
 
 
-def _cause_cell(row: dict, readme: str) -> str:
-    """The page's cause cell of a row that differs: the cause, linked to its evidence; a setup's value too."""
+def _cause_cell(row: dict, readme: str, fresh: dict | None = None) -> str:
+    """The page's cause cell of a row that differs: the cause, linked to its evidence; a setup's value, or the
+    fresh runs of a ``chance`` row (``fresh``: the paper's :func:`~ccexp.report.chance.load_fresh_seeds`), too."""
     if row["status"] != DIFFERS:
         return ""
     kind, variant = parse_cause(row["cause"])
@@ -142,6 +144,10 @@ def _cause_cell(row: dict, readme: str) -> str:
     text = f"[{kind}]({readme}{ev})" if ev else kind
     if kind == "measured" and row.get("moved_by"):
         text += " " + ", ".join(f"`{v}`" for v in moved_by_names(row["moved_by"]))
+    if kind == "chance":
+        judged, why = fresh_row(row, (fresh or {}).get(row["ref_id"]))
+        text += (f" {judged['n_trials']} fresh runs: {plus_minus(judged['ours'], judged['ours_sem'], 3)} "
+                 f"({judged['status']})") if judged else f" ({why})"
     if kind == "setup":
         text += (f" `{variant}`: {plus_minus(row['setup_ours'], row['setup_sem'], 3)} "
                  f"({row['setup_status'] or NOT_RUN})")
@@ -184,13 +190,14 @@ def _experiment_section(e: ExperimentRows, results_dir: Path, page_dir: Path) ->
         head += [f"> Records at scale `{e.scale}`: fewer settings and trials than the paper's; "
                  "differences here say little about the paper (see the README for the paper-scale verdicts).", ""]
     records = e.rows.to_dict("records")
+    fresh = load_fresh_seeds(_readme(e.paper).parent / "fresh_seeds.csv")
     show = e.rows.assign(
         where=[w + (f" · variant `{v}`" if v else "") for w, v in zip(e.rows["where"], e.rows["variant"])],
         status=[f"[{r['status']}]({readme}{r['evidence']})" if r["status"] == DIFFERS else r["status"] for r in records],
         ours=[plus_minus(m, se, 3) for m, se in zip(e.rows["ours"], e.rows["ours_sem"])],
         n_trials=[fmt_number(n) for n in e.rows["n_trials"]],
         paper_n=[fmt_number(n) if not is_missing(n) else "" for n in e.rows["paper_n"]],
-        cause=[_cause_cell(r, readme) for r in records],
+        cause=[_cause_cell(r, readme, fresh) for r in records],
     )[["source", "quantity", "where", "paper", "paper_n", "ours", "n_trials", "difference", "tolerance", "status",
        "cause"]]
     show = show.rename(columns={"ours": "ours (mean ± 2 SE)"})
@@ -256,7 +263,8 @@ def write_reproduction(results_dir: str | Path = "results", scale: str | None = 
         "Every row that differs carries a cause (reference.csv's `cause`, linked to its evidence in the paper's "
         "README); `python -m ccexp.report all --check` fails on a row that differs with no cause, or whose "
         "evidence points at nothing, or whose `setup` variant does not reproduce it, or a `measured` row whose `moved_by` "
-        "names no variant of the paper's `ablations.csv` that meets the rule below:",
+        "names no variant of the paper's `ablations.csv` that meets the rule below, or a `chance` row whose fresh runs "
+        "differ too:",
         "",
         *[f"- **{c}**: {text}" for c, text in CAUSES.items()],
         "",
@@ -306,6 +314,7 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
         try:
             joined = collect(name, results_dir, PAPER_SCALE)
             ledger = load_ledger(readme.parent / "ablations.csv")
+            fresh = load_fresh_seeds(readme.parent / "fresh_seeds.csv")
         except ValueError as err:  # a cause that does not parse, a malformed ablations.csv
             problems.append(f"{name}: {err}")
             continue
@@ -327,6 +336,10 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
                 problems.append(f"{where}: {why}")
             if kind == "measured" and r["status"] == DIFFERS:
                 why = measured_problem(r["algorithm"], r["moved_by"], ledger)
+                if why:
+                    problems.append(f"{where}: {why}")
+            if kind == "chance" and r["status"] == DIFFERS:
+                why = chance_problem(r, fresh.get(r["ref_id"]))
                 if why:
                     problems.append(f"{where}: {why}")
             if kind == "setup" and r["status"] == DIFFERS and r["setup_status"] not in (

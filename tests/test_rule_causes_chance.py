@@ -1,0 +1,127 @@
+"""The cause ``chance``: one fresh batch of a row's runs, judged alone, is not *differs*.
+
+The ledger's refusals; ``--check`` and the page on a fake report: no fresh
+runs, a batch numbered otherwise, a batch that differs again, one that does
+not; and the pooled mean and SE the README's tables report beside it, against
+numpy on the concatenated values (a property test).
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ccexp.report.chance import FRESH_OFFSET, load_fresh_seeds, pooled
+from ccexp.report.common import compare_row, load_reference
+from ccexp.report.reproduction import DIFFERS, WITHIN_TOLERANCE, cause_problems, write_reproduction
+from ccexp.report.tolerance import judge
+from test_rule_causes_variants import _fake, _set, experiments_copy  # noqa: F401 (a fixture)
+
+EXP = "exp2_real_triplets"
+TARGET = "exp2_real_triplets/n_triplets/food100"  # paper 190,376, printed to the unit, no paper_n, no competitor
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-1e3, 1e3), min_size=2, max_size=30), st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=30))
+def test_pooled_equals_the_statistics_of_all_the_values(committed, fresh):
+    a, b = np.asarray(committed), np.asarray(fresh)
+    both = np.concatenate([a, b])
+    m, sem, n = pooled(a.mean(), a.std(ddof=1) / math.sqrt(a.size), a.size, b)
+    assert n == both.size
+    assert m == pytest.approx(both.mean(), abs=1e-9)
+    assert sem == pytest.approx(both.std(ddof=1) / math.sqrt(both.size), rel=1e-7, abs=1e-9)
+
+
+def test_pooled_refuses_an_empty_side():
+    with pytest.raises(ValueError, match="need runs on both sides"):
+        pooled(1.0, 0.1, 10, [])
+
+
+def test_the_ledger_refuses_what_cannot_be_a_run(tmp_path):
+    path = tmp_path / "fresh_seeds.csv"
+    head = "ref_id,trial,value,code_version\n"
+    path.write_text(head + "r,1000,0.5,abc\nr,1001,0.25,abc\ns,1000,1,abc\n")
+    assert load_fresh_seeds(path) == {"r": {1000: 0.5, 1001: 0.25}, "s": {1000: 1.0}}
+    assert load_fresh_seeds(tmp_path / "absent.csv") == {}
+    for body, why in [("r,x,0.5,abc", "trial='x' is not an integer"),
+                      ("r,1000,nan,abc", "value='nan' is not a number"),
+                      ("r,1000,,abc", "value='' is not a number"),
+                      (",1000,0.5,abc", "no ref_id"),
+                      ("r,1000,0.5,abc\nr,1000,0.6,abc", "trial=1000 is given twice")]:
+        path.write_text(head + body + "\n")
+        with pytest.raises(ValueError, match=why) as err:
+            load_fresh_seeds(path)
+        assert "line 2" in str(err.value) or "line 3" in str(err.value)
+    path.write_text("ref_id,trial\nr,1000\n")
+    with pytest.raises(ValueError, match="missing columns value, code_version"):
+        load_fresh_seeds(path)
+
+
+def _fake_trials(results, mean, sd, n=10):
+    """The fake report of ``_fake``, with TARGET judged as the mean of ``n`` trials of SD ``sd``."""
+    _fake(results, "paper", lambda r: r.value)
+    path = results / EXP / "paper" / "comparison.csv"
+    rows = [compare_row(r.quantity, r.value, mean, r.tolerance, ref_id=r.ref_id, sem=sd / math.sqrt(n), n_trials=n)
+            if r.ref_id == TARGET else
+            compare_row(r.quantity, r.value, r.value, r.tolerance, ref_id=r.ref_id, sem=0.0, n_trials=1)
+            for r in load_reference("ukkonen2017", EXP).itertuples()]
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return next(r for r in rows if r["ref_id"] == TARGET)
+
+
+def _write_fresh(base, values, first=FRESH_OFFSET):
+    lines = ["ref_id,trial,value,code_version"] + [f"{TARGET},{first + i},{float(v)!r},abc" for i, v in enumerate(values)]
+    (base / "ukkonen2017" / "fresh_seeds.csv").write_text("\n".join(lines) + "\n")
+
+
+def test_a_chance_cause_needs_one_fresh_batch_that_leaves_the_row_inside_the_rule(tmp_path, experiments_copy):
+    paper = 190376.0
+    # committed: 10 trials, mean paper + 10, SD sqrt(90) (SE 3): tolerance 0.5 + 6 = 6.5, so it differs
+    committed = _fake_trials(tmp_path, paper + 10, math.sqrt(90.0))
+    assert committed["status"] == DIFFERS and committed["tolerance"] == pytest.approx(6.5)
+    readme = experiments_copy / "ukkonen2017" / "README.md"
+    readme.write_text(readme.read_text() + "\n## Fresh seeds\n")
+    _set(experiments_copy, TARGET, cause="chance", evidence="#fresh-seeds")
+    write_reproduction(tmp_path)
+    (problem,) = cause_problems(tmp_path, [EXP])
+    assert problem == f"{EXP}: {TARGET}: cause 'chance' but the row has no fresh runs in fresh_seeds.csv"
+
+    # a batch around the paper's value: mean paper - 6, SD sqrt(90) (SE 3), judged alone: 6 < 0.5 + 6
+    spread = np.array([-1, 1] * 5, dtype=float) * math.sqrt(90.0 * 9 / 10)
+    near = paper - 6 + spread
+    assert near.std(ddof=1) == pytest.approx(math.sqrt(90.0))
+    _write_fresh(experiments_copy, near, first=0)  # the committed repetitions' numbers: not a fresh batch
+    (problem,) = cause_problems(tmp_path, [EXP])
+    assert "needs one fresh batch of 10 runs numbered 1000-1009" in problem and "has trials 0-9" in problem
+    _write_fresh(experiments_copy, near[:9])
+    assert "has trials 1000-1008 (9 runs)" in cause_problems(tmp_path, [EXP])[0]
+
+    # a batch that draws the same gap again: the difference replicates
+    _write_fresh(experiments_copy, paper + 10 + spread)
+    (problem,) = cause_problems(tmp_path, [EXP])
+    assert problem.endswith("cause 'chance' but its 10 fresh runs differ too: 1.904e+05 against 1.904e+05 "
+                            "(tolerance 6.5)")
+
+    _write_fresh(experiments_copy, near)
+    assert judge("approx", paper, paper - 6, decimals=0, sem=3.0, n=10) == (pytest.approx(6.5), WITHIN_TOLERANCE)
+    assert cause_problems(tmp_path, [EXP]) == []
+    page = write_reproduction(tmp_path).read_text()
+    assert "#fresh-seeds) 10 fresh runs: 190370 ± 6 (within tolerance)" in page
+    # the row still differs and counts under its cause
+    import json
+    metrics = json.loads((tmp_path / "metrics.json").read_text())
+    assert metrics["ukkonen2017"][EXP]["causes"]["chance"] == 1
+
+
+def test_a_chance_cause_needs_trials(tmp_path, experiments_copy):
+    _fake(tmp_path, "paper", lambda r: r.value + (100.0 if r.ref_id == TARGET else 0.0))  # one run, SE 0
+    readme = experiments_copy / "ukkonen2017" / "README.md"
+    readme.write_text(readme.read_text() + "\n## Fresh seeds\n")
+    _set(experiments_copy, TARGET, cause="chance", evidence="#fresh-seeds")
+    _write_fresh(experiments_copy, [190376.0])
+    write_reproduction(tmp_path)
+    (problem,) = cause_problems(tmp_path, [EXP])
+    assert problem.endswith("the row is judged over fewer than 2 trials: nothing to draw again")
