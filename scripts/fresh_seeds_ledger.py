@@ -1,4 +1,11 @@
-"""Append the runs of ``scripts/acc_fresh_seeds.py`` to a paper's ``fresh_seeds.csv`` (the cause ``chance``).
+"""Append a fresh batch of runs to a paper's ``fresh_seeds.csv`` (the cause ``chance``).
+
+Two sources.  ``--runs``: the CSV of ``scripts/acc_fresh_seeds.py`` (Aronsson & Chehreghani's stored-curve rows).
+``--records``: the results folder of a fresh run of any experiment,
+``python -m ccexp +experiment=NAME +experiment.first_trial=1000 ...`` (its ``records.parquet`` and the
+``comparison.csv`` its report wrote); the per-run values of exp1_triplets' ``n_clusters_mean`` rows are the
+records' ``n_clusters`` of the row's (algorithm, k, a, b), and each row's mean and number of runs are checked
+against the folder's own ``comparison.csv`` (the report's reading of the same records) before anything is written.
 
 Each run's value at a budget (``ari_at_0.3E``, ...) goes to every reference row
 of the experiment with that quantity, the run's strategy, dataset and gamma,
@@ -10,6 +17,8 @@ never redrawn or mixed.  Example::
 
     python scripts/fresh_seeds_ledger.py --experiment acc_random_init --variant authors \\
         --runs /tmp/fresh_random.csv --code-version f3faff3
+    python scripts/fresh_seeds_ledger.py --experiment exp1_triplets --paper ukkonen2017 --variant "" \\
+        --records results/exp1_triplets/paper+custom-1234abcd
 """
 
 from __future__ import annotations
@@ -47,17 +56,61 @@ def ledger_rows(runs: pd.DataFrame, ref: pd.DataFrame, variant: str, code_versio
     return out
 
 
+def records_rows(folder: Path, ref: pd.DataFrame) -> tuple[list[dict], str]:
+    """The ledger lines of a fresh run's records (exp1_triplets' ``n_clusters_mean`` rows), and its code version.
+
+    Raises
+    ------
+    ValueError
+        A trial below :data:`FRESH_OFFSET`, or a row whose runs' mean or number differ from the folder's
+        ``comparison.csv``.
+    """
+    from ccexp.report._ukkonen2017_cells import A, B, K, _key
+
+    rec = pd.read_parquet(folder / "records.parquet")
+    rec = rec[rec["status"] == "ok"]
+    if int(rec["trial"].min()) < FRESH_OFFSET:
+        raise ValueError(f"{folder}: trial {int(rec['trial'].min())} is below the fresh batch's {FRESH_OFFSET}")
+    versions = sorted(set(rec["code_version"].astype(str)))
+    if len(versions) != 1 or versions[0].endswith("+dirty"):
+        raise ValueError(f"{folder}: the runs come from code {versions}: one clean commit is needed")
+    cmp = pd.read_csv(folder / "comparison.csv").set_index("ref_id")
+    out = []
+    for r in ref[ref["quantity"] == "n_clusters_mean"].to_dict("records"):
+        hit = rec[(rec["algorithm"] == r["algorithm"]) & (rec[K].astype(int) == int(r["k"]))
+                  & (rec[A].map(_key) == _key(r["a"])) & (rec[B].map(_key) == _key(r["b"]))]
+        if not len(hit):
+            continue
+        values = hit.sort_values("trial")["n_clusters"].astype(float)
+        got = cmp.loc[r["ref_id"]] if r["ref_id"] in cmp.index else None
+        if got is None or int(got["n_trials"]) != len(values) or not math.isclose(float(got["ours"]), values.mean(),
+                                                                                  rel_tol=1e-12, abs_tol=1e-12):
+            raise ValueError(f"{folder}: {r['ref_id']}: the records give {values.mean()!r} over {len(values)} runs, "
+                             f"the folder's comparison.csv {None if got is None else (got['ours'], got['n_trials'])}")
+        out += [{"ref_id": r["ref_id"], "trial": int(t), "value": repr(float(v)), "code_version": versions[0]}
+                for t, v in zip(hit.sort_values("trial")["trial"], values)]
+    return out, versions[0]
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--experiment", required=True)
     ap.add_argument("--variant", default="authors", help="the runs' variant ('' for the experiment's default)")
     ap.add_argument("--paper", default="aronsson2024")
-    ap.add_argument("--runs", required=True, nargs="+", help="CSVs written by scripts/acc_fresh_seeds.py")
-    ap.add_argument("--code-version", required=True, help="the commit the runs were made with")
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--runs", nargs="+", help="CSVs written by scripts/acc_fresh_seeds.py")
+    src.add_argument("--records", type=Path, help="the results folder of a run with +experiment.first_trial=1000")
+    ap.add_argument("--code-version", help="the commit the --runs were made with (--records: read from the records)")
     a = ap.parse_args(argv)
-    runs = pd.concat([pd.read_csv(p, dtype={"overrides": str}) for p in a.runs], ignore_index=True)
-    runs = runs[runs["status"] == "ok"]
-    rows = ledger_rows(runs, load_reference(a.paper, a.experiment), a.variant, a.code_version)
+    ref = load_reference(a.paper, a.experiment)
+    if a.records is not None:
+        rows, _ = records_rows(a.records, ref[ref["variant"] == a.variant])
+    else:
+        if not a.code_version:
+            ap.error("--runs needs --code-version")
+        runs = pd.concat([pd.read_csv(p, dtype={"overrides": str}) for p in a.runs], ignore_index=True)
+        runs = runs[runs["status"] == "ok"]
+        rows = ledger_rows(runs, ref, a.variant, a.code_version)
     path = Path(experiments_dir()) / a.paper / "fresh_seeds.csv"
     have = load_fresh_seeds(path)
     clash = [r for r in rows if r["trial"] in have.get(r["ref_id"], {})]

@@ -187,7 +187,7 @@ def test_page_lists_every_reference_row_with_status_and_links(tmp_path):
     metrics = json.loads((tmp_path / "metrics.json").read_text())
     assert metrics["ukkonen2017"][EXP] == {"scale": "paper", "reproduced": len(ref) - 1, "within_tolerance": 0,
                                            "indistinguishable": 0, "differs": 1, "not_run": 0,
-                                           "causes": {"measured": 0, "setup": 0, "paper": 0, "unexplained": 0,
+                                           "causes": {"measured": 0, "setup": 0, "chance": 0, "paper": 0, "unexplained": 0,
                                                       "no_cause": 1}}
     # the other experiments are listed as not run, with their row counts
     n_exp1 = len(load_reference("ukkonen2017", "exp1_triplets"))

@@ -125,3 +125,61 @@ def test_a_chance_cause_needs_trials(tmp_path, experiments_copy):
     write_reproduction(tmp_path)
     (problem,) = cause_problems(tmp_path, [EXP])
     assert problem.endswith("the row is judged over fewer than 2 trials: nothing to draw again")
+
+
+def _spec(*overrides):
+    from ccexp.runner.compose import compose_config
+    from ccexp.runner.config import resolve_run
+
+    ov = ["experiment=exp1_triplets", "experiment.scale=ci", *overrides]
+    return resolve_run(compose_config(ov), ov)
+
+
+def test_first_trial_numbers_a_fresh_batch_of_the_same_runs():
+    """``+experiment.first_trial=1000``: the same settings and algorithms, the trials numbered from 1000, so every
+    seed (drawn from the trial's number) is new; a custom grid in its own folder, never the committed one."""
+    from ccexp.runner.compose import ConfigError
+
+    base, fresh = _spec(), _spec("+experiment.first_trial=1000")
+    assert fresh.custom and fresh.label.startswith("ci+custom-") and base.label == "ci"
+    key = lambda c: (c.algorithm, sorted(c.instance.setting.items()), c.instance.trial)  # noqa: E731
+    old = sorted(key(c) for c in base.cases())
+    new = sorted(key(c) for c in fresh.cases())
+    assert len(new) == len(old) > 0
+    assert [(a, s, t + FRESH_OFFSET) for a, s, t in old] == new
+    seeds = {c.instance.instance_id for c in base.cases()} & {c.instance.instance_id for c in fresh.cases()}
+    assert not seeds  # no instance (and so no seed) is shared
+    with pytest.raises(ConfigError, match="experiment.first_trial must be >= 0, got -1"):
+        _spec("+experiment.first_trial=-1")
+
+
+def _records(tmp_path, ref_id, values, first=FRESH_OFFSET, version="abc1234", report_mean=None):
+    """A fresh run's folder: records of one exp1 cell (n_clusters per trial) and the comparison its report wrote."""
+    ref = load_reference("ukkonen2017", "exp1_triplets").set_index("ref_id").loc[ref_id]
+    folder = tmp_path / "exp1_triplets" / "paper+custom-00000000"
+    folder.mkdir(parents=True, exist_ok=True)
+    n = len(values)
+    pd.DataFrame({"status": "ok", "trial": range(first, first + n), "code_version": version,
+                  "algorithm": ref["algorithm"], "dataset.k": int(ref["k"]), "oracle.fraction": ref["a"],
+                  "oracle.noise": ref["b"], "n_clusters": values}).to_parquet(folder / "records.parquet")
+    pd.DataFrame({"ref_id": [ref_id], "ours": [np.mean(values) if report_mean is None else report_mean],
+                  "n_trials": [n]}).to_csv(folder / "comparison.csv", index=False)
+    return folder
+
+
+def test_the_ledger_reads_a_fresh_runs_records_and_checks_them_against_its_report(tmp_path):
+    from conftest import load_script
+
+    script = load_script("scripts/fresh_seeds_ledger.py")
+    ref = load_reference("ukkonen2017", "exp1_triplets")
+    row = ref[(ref["quantity"] == "n_clusters_mean") & (ref["algorithm"] == "tste_dpmm")].iloc[0]
+    values = [3.0, 4.0, 2.0, 5.0, 3.0, 3.0, 4.0, 2.0, 6.0, 3.0]
+    rows, version = script.records_rows(_records(tmp_path, row["ref_id"], values), ref)
+    assert version == "abc1234"
+    assert [(r["ref_id"], r["trial"], float(r["value"])) for r in rows] == [
+        (row["ref_id"], FRESH_OFFSET + i, v) for i, v in enumerate(values)]
+    for kwargs, why in [(dict(first=0), "trial 0 is below the fresh batch's 1000"),
+                        (dict(version="abc1234+dirty"), "one clean commit is needed"),
+                        (dict(report_mean=9.0), "the folder's comparison.csv")]:
+        with pytest.raises(ValueError, match=why):
+            script.records_rows(_records(tmp_path, row["ref_id"], values, **kwargs), ref)

@@ -432,6 +432,7 @@ def check_options(cfg: DictConfig, experiment: dict) -> dict:
     """Typed checks of the run options (the things a user types besides the grid); returns them as a dict."""
     report = _check_bool(cfg.get("report"), "report")
     _check_int(experiment.get("trials", 1), "experiment.trials", minimum=1)
+    _check_int(experiment.get("first_trial", 0), "experiment.first_trial", minimum=0)
     algorithms = experiment.get("algorithms")
     if not isinstance(algorithms, list) or not algorithms:
         raise ConfigError(f"experiment.algorithms must be a non-empty list of algorithm names, got {_fmt(algorithms)} "

@@ -101,7 +101,11 @@ def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, 
         ``trials`` count that replaces the experiment's for the matching
         settings: a procedure too slow for every trial still runs the
         :data:`~ccexp.report.reproduction.MIN_TRIALS` its spread needs) and
-        ``algorithm_params``.  A setting matches an entry when it has every
+        ``algorithm_params``, and ``first_trial`` (default 0: the trials of a
+        setting are numbered ``first_trial, first_trial + 1, ...``; every seed
+        is drawn from the trial's number, so ``first_trial=1000`` draws a
+        fresh batch of the same runs, the cause ``chance`` of
+        :mod:`ccexp.report.chance`).  A setting matches an entry when it has every
         key of the entry with that value; ``single_trial`` is read first.
     dataset, oracle : dict
         Base configs (with ``name``) that the sweep values override.  When
@@ -135,6 +139,7 @@ def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, 
         if group not in ("dataset", "oracle", "algorithm"):
             raise ValueError(f"sweep key {key!r} must start with 'dataset.', 'oracle.' or 'algorithm.'")
     trials = int(experiment.get("trials", 1))
+    first = int(experiment.get("first_trial", 0) or 0)
     single = [dict(s) for s in experiment.get("single_trial") or []]
     counted = [dict(s) for s in experiment.get("setting_trials") or []]
     for s in counted:
@@ -171,7 +176,7 @@ def expand(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[str, 
             else:
                 (ds if group == "dataset" else orc)[name] = v
         n_trials = _n_trials(setting, single, counted, trials)
-        for trial in range(n_trials):
+        for trial in range(first, first + n_trials):
             # algorithm parameters never enter the instance: every value of a
             # swept algorithm parameter sees the same noisy supervision
             inst_setting = {k: v for k, v in setting.items() if not k.startswith("algorithm.")}

@@ -34,7 +34,8 @@ from .sweep import RunnerOptions
 #: the keys of an experiment config that the runner and the reports read (``experiment.<key>``);
 #: ``variant`` / ``variants`` are the named variants of issue 28
 EXPERIMENT_KEYS = ("name", "paper", "scale", "trials", "algorithms", "sweep", "single_trial", "setting_trials", "algorithm_params",
-                   "presets", "record", "early_stop", "trace_metrics", "variant", "variants", "one_case_at_a_time")
+                   "presets", "record", "early_stop", "trace_metrics", "variant", "variants", "one_case_at_a_time",
+                   "first_trial")
 #: the root keys of the composed config (``hydra`` is Hydra's own)
 ROOT_KEYS = ("experiment", "dataset", "oracle", "algorithm", "runner", "tracking", "paths", "report")
 TRACKING_KEYS = ("mode", "uri")
