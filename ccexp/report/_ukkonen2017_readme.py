@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from ._ukkonen2017_cells import DISPLAY
+from .causes import CAUSES, parse_cause
 from .joined import collect
 from .reference import experiments_dir
 from .tables import is_missing
@@ -27,7 +28,8 @@ from .tolerance import STATUSES
 BEGIN = "<!-- results:begin (python -m ccexp.report._ukkonen2017_readme --write) -->"
 END = "<!-- results:end -->"
 EXPERIMENTS = ("exp1_triplets", "exp2_real_triplets")
-CAUSE_ORDER = ("measured", "setup", "paper", "unexplained", "(none)")
+#: the page's causes in its order (a new cause gets its column here too), then rows without one
+CAUSE_ORDER = (*CAUSES, "(none)")
 
 
 def _group(row) -> str:
@@ -73,7 +75,7 @@ def results_block(results_dir: Path) -> str:
         d = t if g == "all" else t[t["group"] == g]
         counts = d["status"].value_counts()
         diff = d[d["status"] == "differs"]
-        cc = diff["cause"].replace("", "(none)").value_counts()
+        cc = diff["cause"].map(lambda c: parse_cause(c)[0] or "(none)").value_counts()
         label = f"**{g}**" if g == "all" else g
         lines.append(f"| {label} | " + " | ".join(str(int(counts.get(s, 0))) for s in STATUSES) + " | "
                      + " | ".join(str(int(cc.get(c, 0))) for c in causes) + f" | {int(cc.get('(none)', 0))} |")
