@@ -3,9 +3,10 @@
 Two sources.  ``--runs``: the CSV of ``scripts/acc_fresh_seeds.py`` (Aronsson & Chehreghani's stored-curve rows).
 ``--records``: the results folder of a fresh run of any experiment,
 ``python -m ccexp +experiment=NAME +experiment.first_trial=1000 ...`` (its ``records.parquet`` and the
-``comparison.csv`` its report wrote); the per-run values of exp1_triplets' ``n_clusters_mean`` rows are the
-records' ``n_clusters`` of the row's (algorithm, k, a, b), and each row's mean and number of runs are checked
-against the folder's own ``comparison.csv`` (the report's reading of the same records) before anything is written.
+``comparison.csv`` its report wrote); :data:`EXTRACTORS` say how a row's per-run values are read (exp1_triplets'
+``n_clusters_mean``: each run's ``n_clusters``; Zhu's ``area_under_ari``: each trial's area over the constraint
+counts), and each row's mean and number of runs are checked against the folder's own ``comparison.csv`` (the
+report's reading of the same records) before anything is written.
 
 Each run's value at a budget (``ari_at_0.3E``, ...) goes to every reference row
 of the experiment with that quantity, the run's strategy, dataset and gamma,
@@ -28,6 +29,7 @@ import csv
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ccexp.report.chance import FRESH_COLUMNS, FRESH_OFFSET, load_fresh_seeds
@@ -56,19 +58,57 @@ def ledger_rows(runs: pd.DataFrame, ref: pd.DataFrame, variant: str, code_versio
     return out
 
 
-def records_rows(folder: Path, ref: pd.DataFrame) -> tuple[list[dict], str]:
-    """The ledger lines of a fresh run's records (exp1_triplets' ``n_clusters_mean`` rows), and its code version.
+def _exp1_runs(rec: pd.DataFrame, ref: pd.DataFrame):
+    """exp1_triplets' ``n_clusters_mean`` rows: each run's ``n_clusters`` in the row's (algorithm, k, a, b)."""
+    from ccexp.report._ukkonen2017_cells import A, B, K, _key
+
+    rec = rec[rec["status"] == "ok"]
+    for r in ref[ref["quantity"] == "n_clusters_mean"].to_dict("records"):
+        hit = rec[(rec["algorithm"] == r["algorithm"]) & (rec[K].astype(int) == int(r["k"]))
+                  & (rec[A].map(_key) == _key(r["a"])) & (rec[B].map(_key) == _key(r["b"]))].sort_values("trial")
+        if len(hit):
+            yield r["ref_id"], list(zip(hit["trial"].astype(int), hit["n_clusters"].astype(float)))
+
+
+def _zhu_runs(rec: pd.DataFrame, ref: pd.DataFrame):
+    """coprf_*'s ``area_under_ari`` rows of one dataset: each trial's area under its ARI curve over the counts.
+
+    The report's area is that of the per-count mean ARIs, a linear function of the runs, so it is the mean of the
+    trials' areas (an infeasible COP-KMeans run counts as ARI 0, as the report counts it); a trial missing a count is
+    refused.
+    """
+    from ccexp.report.zhu2013 import area_under_curve, counted_records
+
+    rec = counted_records(rec)
+    counts = sorted(rec["oracle.n_constraints"].unique())
+    for r in ref[(ref["quantity"] == "area_under_ari") & (ref["dataset"] != "average")].to_dict("records"):
+        hit = rec[(rec["algorithm"] == r["algorithm"]) & (rec["dataset"] == r["dataset"])]
+        runs = []
+        for trial, g in hit.groupby("trial"):
+            if sorted(g["oracle.n_constraints"]) != counts:
+                raise ValueError(f"{r['ref_id']}: trial {trial} has the counts {sorted(g['oracle.n_constraints'])}, "
+                                 f"not {counts}")
+            runs.append((int(trial), area_under_curve(g["oracle.n_constraints"], g["ari_counted"])))
+        if runs:
+            yield r["ref_id"], runs
+
+
+#: How a fresh run's records give the per-run values of an experiment's rows (``--records``).
+EXTRACTORS = {"exp1_triplets": _exp1_runs, "coprf_perfect": _zhu_runs, "coprf_noisy": _zhu_runs}
+
+
+def records_rows(folder: Path, ref: pd.DataFrame, experiment: str = "exp1_triplets") -> tuple[list[dict], str]:
+    """The ledger lines of a fresh run's records (:data:`EXTRACTORS`), and its code version.
 
     Raises
     ------
     ValueError
-        A trial below :data:`FRESH_OFFSET`, or a row whose runs' mean or number differ from the folder's
-        ``comparison.csv``.
+        An experiment without an extractor, a trial below :data:`FRESH_OFFSET`, runs of more than one (or a
+        dirty) commit, or a row whose runs' mean or number differ from the folder's ``comparison.csv``.
     """
-    from ccexp.report._ukkonen2017_cells import A, B, K, _key
-
+    if experiment not in EXTRACTORS:
+        raise ValueError(f"--records reads {', '.join(EXTRACTORS)}; {experiment!r} has no reader of its runs")
     rec = pd.read_parquet(folder / "records.parquet")
-    rec = rec[rec["status"] == "ok"]
     if int(rec["trial"].min()) < FRESH_OFFSET:
         raise ValueError(f"{folder}: trial {int(rec['trial'].min())} is below the fresh batch's {FRESH_OFFSET}")
     versions = sorted(set(rec["code_version"].astype(str)))
@@ -76,19 +116,15 @@ def records_rows(folder: Path, ref: pd.DataFrame) -> tuple[list[dict], str]:
         raise ValueError(f"{folder}: the runs come from code {versions}: one clean commit is needed")
     cmp = pd.read_csv(folder / "comparison.csv").set_index("ref_id")
     out = []
-    for r in ref[ref["quantity"] == "n_clusters_mean"].to_dict("records"):
-        hit = rec[(rec["algorithm"] == r["algorithm"]) & (rec[K].astype(int) == int(r["k"]))
-                  & (rec[A].map(_key) == _key(r["a"])) & (rec[B].map(_key) == _key(r["b"]))]
-        if not len(hit):
-            continue
-        values = hit.sort_values("trial")["n_clusters"].astype(float)
-        got = cmp.loc[r["ref_id"]] if r["ref_id"] in cmp.index else None
-        if got is None or int(got["n_trials"]) != len(values) or not math.isclose(float(got["ours"]), values.mean(),
-                                                                                  rel_tol=1e-12, abs_tol=1e-12):
-            raise ValueError(f"{folder}: {r['ref_id']}: the records give {values.mean()!r} over {len(values)} runs, "
+    for ref_id, runs in EXTRACTORS[experiment](rec, ref):
+        values = np.array([v for _, v in runs], dtype=float)
+        got = cmp.loc[ref_id] if ref_id in cmp.index else None
+        # the report's mean of the same records (an area: of the per-count means, equal up to rounding)
+        if got is None or int(got["n_trials"]) != len(values) or not math.isclose(
+                float(got["ours"]), float(values.mean()), rel_tol=1e-9, abs_tol=1e-9):
+            raise ValueError(f"{folder}: {ref_id}: the records give {values.mean()!r} over {len(values)} runs, "
                              f"the folder's comparison.csv {None if got is None else (got['ours'], got['n_trials'])}")
-        out += [{"ref_id": r["ref_id"], "trial": int(t), "value": repr(float(v)), "code_version": versions[0]}
-                for t, v in zip(hit.sort_values("trial")["trial"], values)]
+        out += [{"ref_id": ref_id, "trial": t, "value": repr(float(v)), "code_version": versions[0]} for t, v in runs]
     return out, versions[0]
 
 
@@ -104,7 +140,7 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     ref = load_reference(a.paper, a.experiment)
     if a.records is not None:
-        rows, _ = records_rows(a.records, ref[ref["variant"] == a.variant])
+        rows, _ = records_rows(a.records, ref[ref["variant"] == a.variant], a.experiment)
     else:
         if not a.code_version:
             ap.error("--runs needs --code-version")

@@ -178,8 +178,37 @@ def test_the_ledger_reads_a_fresh_runs_records_and_checks_them_against_its_repor
     assert version == "abc1234"
     assert [(r["ref_id"], r["trial"], float(r["value"])) for r in rows] == [
         (row["ref_id"], FRESH_OFFSET + i, v) for i, v in enumerate(values)]
+    with pytest.raises(ValueError, match="has no reader of its runs"):
+        script.records_rows(_records(tmp_path, row["ref_id"], values), ref, "recon_random")
     for kwargs, why in [(dict(first=0), "trial 0 is below the fresh batch's 1000"),
                         (dict(version="abc1234+dirty"), "one clean commit is needed"),
                         (dict(report_mean=9.0), "the folder's comparison.csv")]:
         with pytest.raises(ValueError, match=why):
             script.records_rows(_records(tmp_path, row["ref_id"], values, **kwargs), ref)
+
+
+def test_the_ledger_reads_each_trials_area_under_the_ari_curve(tmp_path):
+    """Zhu's area is a linear function of the runs: each trial's area (an infeasible run counts as ARI 0) has the
+    report's area as its mean.  By hand: ARI 0.5 at every count gives 4 x 0.5 = 2; ARI 1, 1, infeasible, 1, 1 gives
+    trapezoids 1 + 0.5 + 0.5 + 1 = 3."""
+    from conftest import load_script
+
+    script = load_script("scripts/fresh_seeds_ledger.py")
+    ref = load_reference("zhu2013", "coprf_perfect")
+    row = ref[(ref["quantity"] == "area_under_ari") & (ref["algorithm"] == "cop_kmeans")
+              & (ref["dataset"] == "iris")].iloc[0]
+    counts = [20, 40, 60, 80, 100]
+    folder = tmp_path / "coprf_perfect" / "paper+custom-00000000"
+    folder.mkdir(parents=True)
+    rec = pd.DataFrame({"trial": [1000] * 5 + [1001] * 5, "oracle.n_constraints": counts * 2,
+                        "ari": [0.5] * 5 + [1.0, 1.0, np.nan, 1.0, 1.0],
+                        "status": ["ok"] * 7 + ["infeasible"] + ["ok"] * 2,
+                        "algorithm": "cop_kmeans", "dataset": "iris", "code_version": "abc1234"})
+    rec.to_parquet(folder / "records.parquet")
+    pd.DataFrame({"ref_id": [row["ref_id"]], "ours": [2.5], "n_trials": [2]}).to_csv(folder / "comparison.csv",
+                                                                                   index=False)
+    rows, _ = script.records_rows(folder, ref, "coprf_perfect")
+    assert [(r["trial"], float(r["value"])) for r in rows] == [(1000, 2.0), (1001, 3.0)]
+    rec.iloc[:9].to_parquet(folder / "records.parquet")  # trial 1001 without its count 100
+    with pytest.raises(ValueError, match="trial 1001 has the counts"):
+        script.records_rows(folder, ref, "coprf_perfect")
