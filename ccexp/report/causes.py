@@ -156,6 +156,26 @@ LEDGER_COLUMNS = ("algorithm", "variant", "settings_changed", "cells", "default_
 _LEDGER_COUNTS = ("settings_changed", "cells", "default_agrees", "moved", "broke")
 
 
+def csv_lines(path: str | Path, columns: tuple[str, ...]):
+    """The rows of a ledger csv with their line numbers, ``(line, row)``; none when the file is absent.
+
+    Raises
+    ------
+    ValueError
+        A column of ``columns`` missing from the header, in one line naming the file.
+    """
+    path = Path(path)
+    if not path.is_file():
+        return
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        missing = [c for c in columns if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"{path}: missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                             f"(the columns: {', '.join(columns)})")
+        yield from enumerate(reader, start=2)
+
+
 def load_ledger(path: str | Path) -> dict[tuple[str, str], dict]:
     """The ablation ledger of a paper, keyed by ``(algorithm, variant)``; empty when the file is absent.
 
@@ -177,41 +197,32 @@ def load_ledger(path: str | Path) -> dict[tuple[str, str], dict]:
         default_agrees``), or an (algorithm, variant) given twice: one line
         naming the file and its line.
     """
-    path = Path(path)
-    if not path.is_file():
-        return {}
-    with path.open(newline="", encoding="utf-8") as fh:
-        reader = csv.DictReader(fh)
-        missing = [c for c in LEDGER_COLUMNS if c not in (reader.fieldnames or [])]
-        if missing:
-            raise ValueError(f"{path}: missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-                             f"(the ledger's columns: {', '.join(LEDGER_COLUMNS)})")
-        ledger: dict[tuple[str, str], dict] = {}
-        for line, row in enumerate(reader, start=2):
-            where = f"{path}, line {line}"
-            entry = {k: (row[k] or "").strip() for k in LEDGER_COLUMNS}
-            for k in _LEDGER_COUNTS:
-                if not re.fullmatch(r"\d+", entry[k]):
-                    raise ValueError(f"{where}: {k}={entry[k]!r} is not a count (an integer >= 0)")
-                entry[k] = int(entry[k])
-            if not entry["variant"]:
-                raise ValueError(f"{where}: the variant has no name")
-            if entry["default_agrees"] > entry["cells"]:
-                raise ValueError(f"{where}: default_agrees={entry['default_agrees']} exceeds cells={entry['cells']}")
-            if entry["moved"] > entry["cells"] - entry["default_agrees"]:
-                raise ValueError(f"{where}: moved={entry['moved']} exceeds the cells our setup differs on "
-                                 f"({entry['cells']} - {entry['default_agrees']})")
-            if entry["broke"] > entry["default_agrees"]:
-                raise ValueError(f"{where}: broke={entry['broke']} exceeds the cells our setup agrees on "
-                                 f"(default_agrees={entry['default_agrees']})")
-            # one setting the paper holds fixed for several methods (one graph, one mixture, one
-            # generator) is one entry over all of them: its cells are theirs, summed
-            entry["algorithms"] = tuple(a.strip() for a in entry["algorithm"].split(";"))
-            for alg in entry["algorithms"]:
-                key = (alg, entry["variant"])
-                if key in ledger:
-                    raise ValueError(f"{where}: algorithm={alg!r}, variant={key[1]!r} is given twice")
-                ledger[key] = entry
+    ledger: dict[tuple[str, str], dict] = {}
+    for line, row in csv_lines(path, LEDGER_COLUMNS):
+        where = f"{path}, line {line}"
+        entry = {k: (row[k] or "").strip() for k in LEDGER_COLUMNS}
+        for k in _LEDGER_COUNTS:
+            if not re.fullmatch(r"\d+", entry[k]):
+                raise ValueError(f"{where}: {k}={entry[k]!r} is not a count (an integer >= 0)")
+            entry[k] = int(entry[k])
+        if not entry["variant"]:
+            raise ValueError(f"{where}: the variant has no name")
+        if entry["default_agrees"] > entry["cells"]:
+            raise ValueError(f"{where}: default_agrees={entry['default_agrees']} exceeds cells={entry['cells']}")
+        if entry["moved"] > entry["cells"] - entry["default_agrees"]:
+            raise ValueError(f"{where}: moved={entry['moved']} exceeds the cells our setup differs on "
+                             f"({entry['cells']} - {entry['default_agrees']})")
+        if entry["broke"] > entry["default_agrees"]:
+            raise ValueError(f"{where}: broke={entry['broke']} exceeds the cells our setup agrees on "
+                             f"(default_agrees={entry['default_agrees']})")
+        # one setting the paper holds fixed for several methods (one graph, one mixture, one
+        # generator) is one entry over all of them: its cells are theirs, summed
+        entry["algorithms"] = tuple(a.strip() for a in entry["algorithm"].split(";"))
+        for alg in entry["algorithms"]:
+            key = (alg, entry["variant"])
+            if key in ledger:
+                raise ValueError(f"{where}: algorithm={alg!r}, variant={key[1]!r} is given twice")
+            ledger[key] = entry
     return ledger
 
 

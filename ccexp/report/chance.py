@@ -29,12 +29,12 @@ the rule's power, so a systematic difference stays ``unexplained``;
 
 from __future__ import annotations
 
-import csv
 import math
 from pathlib import Path
 
 import numpy as np
 
+from .causes import csv_lines
 from .comparison import compare_row
 from .tolerance import DIFFERS
 
@@ -55,33 +55,24 @@ def load_fresh_seeds(path: str | Path) -> dict[str, dict[int, float]]:
         not a finite number, or a (ref_id, trial) given twice: one line
         naming the file and its line.
     """
-    path = Path(path)
-    if not path.is_file():
-        return {}
     out: dict[str, dict[int, float]] = {}
-    with path.open(newline="", encoding="utf-8") as fh:
-        reader = csv.DictReader(fh)
-        missing = [c for c in FRESH_COLUMNS if c not in (reader.fieldnames or [])]
-        if missing:
-            raise ValueError(f"{path}: missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-                             f"(the columns: {', '.join(FRESH_COLUMNS)})")
-        for line, row in enumerate(reader, start=2):
-            where = f"{path}, line {line}"
-            ref_id = (row["ref_id"] or "").strip()
-            try:
-                trial = int(row["trial"])
-            except (TypeError, ValueError):
-                raise ValueError(f"{where}: trial={row['trial']!r} is not an integer") from None
-            try:
-                value = float(row["value"])
-            except (TypeError, ValueError):
-                value = math.nan
-            if not ref_id or not math.isfinite(value):
-                raise ValueError(f"{where}: " + ("no ref_id" if not ref_id else f"value={row['value']!r} is not a number"))
-            runs = out.setdefault(ref_id, {})
-            if trial in runs:
-                raise ValueError(f"{where}: ref_id={ref_id!r}, trial={trial} is given twice")
-            runs[trial] = value
+    for line, row in csv_lines(path, FRESH_COLUMNS):
+        where = f"{path}, line {line}"
+        ref_id = (row["ref_id"] or "").strip()
+        try:
+            trial = int(row["trial"])
+        except (TypeError, ValueError):
+            raise ValueError(f"{where}: trial={row['trial']!r} is not an integer") from None
+        try:
+            value = float(row["value"])
+        except (TypeError, ValueError):
+            value = math.nan
+        if not ref_id or not math.isfinite(value):
+            raise ValueError(f"{where}: " + ("no ref_id" if not ref_id else f"value={row['value']!r} is not a number"))
+        runs = out.setdefault(ref_id, {})
+        if trial in runs:
+            raise ValueError(f"{where}: ref_id={ref_id!r}, trial={trial} is given twice")
+        runs[trial] = value
     return out
 
 
