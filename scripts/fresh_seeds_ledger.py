@@ -75,7 +75,8 @@ def _zhu_runs(rec: pd.DataFrame, ref: pd.DataFrame):
 
     The report's area is that of the per-count mean ARIs, a linear function of the runs, so it is the mean of the
     trials' areas (an infeasible COP-KMeans run counts as ARI 0, as the report counts it); a trial missing a count is
-    refused.
+    refused.  The SE that ``--check`` takes from the areas' SD estimates what the report's per-count formula does
+    (sum of w_i^2 var_i / n): equal in expectation, since each count's runs are drawn independently.
     """
     from ccexp.report.zhu2013 import area_under_curve, counted_records
 
