@@ -212,3 +212,16 @@ def test_the_ledger_reads_each_trials_area_under_the_ari_curve(tmp_path):
     rec.iloc[:9].to_parquet(folder / "records.parquet")  # trial 1001 without its count 100
     with pytest.raises(ValueError, match="trial 1001 has the counts"):
         script.records_rows(folder, ref, "coprf_perfect")
+
+
+def test_the_readme_table_of_a_fresh_batch_gives_each_committed_chance_row_its_verdict(committed_results):
+    """``scripts/fresh_seeds_table.py`` on the committed reports: every differing row of acc_random_init with fresh
+    runs is listed once, and a row is ``chance`` exactly when its fresh batch alone does not differ."""
+    from conftest import load_script
+
+    lines = load_script("scripts/fresh_seeds_table.py").table("acc_random_init", str(committed_results), differing=True)
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in lines[2:]]
+    assert len(rows) == 7 and len({r[0] for r in rows}) == 7
+    for r in rows:
+        assert r[3] == DIFFERS
+        assert (r[4] == "chance") == (r[7] != f"**{DIFFERS}**"), r
