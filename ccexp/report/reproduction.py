@@ -315,7 +315,7 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
             joined = collect(name, results_dir, PAPER_SCALE)
             ledger = load_ledger(readme.parent / "ablations.csv")
             fresh = load_fresh_seeds(readme.parent / "fresh_seeds.csv")
-        except ValueError as err:  # a cause that does not parse, a malformed ablations.csv
+        except ValueError as err:  # a cause that does not parse, a malformed ablations.csv or fresh_seeds.csv
             problems.append(f"{name}: {err}")
             continue
         rows = joined.rows
