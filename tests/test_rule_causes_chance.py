@@ -214,6 +214,37 @@ def test_the_ledger_reads_each_trials_area_under_the_ari_curve(tmp_path):
         script.records_rows(folder, ref, "coprf_perfect")
 
 
+def test_the_ledger_reads_each_item_orders_k_ec_and_ed_of_gionis_tables(tmp_path):
+    """agg_categorical: one line per run (one item order) for k, EC in per cent and ED; by hand, two orders of
+    LOCALSEARCH on Votes with 3 and 2 clusters, errors 0.12 and 0.11 (12 and 11 %), ED 30,000 and 29,968; a failed
+    run is no run; ROCK's and LIMBO's rows (keyed by the k asked) are not read."""
+    from conftest import load_script
+
+    script = load_script("scripts/fresh_seeds_ledger.py")
+    ref = load_reference("gionis2007", "agg_categorical")
+    mine = ref[(ref["algorithm"] == "local_search") & (ref["dataset"] == "house_votes")]
+    assert sorted(mine["quantity"]) == ["classification_error_pct", "n_clusters", "objective"]
+    folder = tmp_path / "agg_categorical" / "paper+custom-00000000"
+    folder.mkdir(parents=True)
+    rec = pd.DataFrame({"trial": [1000, 1001, 1002], "algorithm": "local_search", "dataset": "house_votes",
+                        "n_clusters": [3, 2, 9], "classification_error": [0.12, 0.11, 0.5],
+                        "objective": [30000.0, 29968.0, 1.0], "status": ["ok", "ok", "error"],
+                        "code_version": "abc1234"})
+    rec.to_parquet(folder / "records.parquet")
+    want = {"n_clusters": [3.0, 2.0], "classification_error_pct": [12.0, 11.0], "objective": [30000.0, 29968.0]}
+    ids = dict(zip(mine["quantity"], mine["ref_id"]))
+    pd.DataFrame({"ref_id": [ids[q] for q in want], "ours": [np.mean(v) for v in want.values()],
+                  "n_trials": 2}).to_csv(folder / "comparison.csv", index=False)
+    rows, _ = script.records_rows(folder, ref, "agg_categorical")
+    got = {}
+    for r in rows:
+        got.setdefault(r["ref_id"], []).append((r["trial"], float(r["value"])))
+    assert got == {ids[q]: [(1000, v[0]), (1001, v[1])] for q, v in want.items()}
+    rock = ref[ref["algorithm"] == "rock"]
+    rec.assign(algorithm="rock").to_parquet(folder / "records.parquet")
+    assert script.records_rows(folder, rock, "agg_categorical")[0] == []
+
+
 def test_the_readme_table_of_a_fresh_batch_gives_each_committed_chance_row_its_verdict(committed_results):
     """``scripts/fresh_seeds_table.py`` on the committed reports: every differing row of acc_random_init with fresh
     runs is listed once, and a row is ``chance`` exactly when its fresh batch alone does not differ."""
