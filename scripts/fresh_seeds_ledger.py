@@ -99,18 +99,21 @@ def _gionis_runs(rec: pd.DataFrame, ref: pd.DataFrame):
     """agg_categorical's k, EC and ED rows of the order-dependent algorithms: each run's value (one item order).
 
     The report's row is the mean over the runs of ``n_clusters``, ``100 * classification_error`` and
-    ``objective`` (``ccexp.report.gionis2007._agg``); ROCK's and LIMBO's rows, keyed by the k asked, are not
-    read here.
+    ``objective`` (``ccexp.report.gionis2007``); ROCK's and LIMBO's rows are keyed by the k asked, the records'
+    ``algorithm.n_clusters``.
     """
     from ccexp.report.gionis2007 import BASELINES
 
     rec = rec[rec["status"] == "ok"]
     columns = {"n_clusters": ("n_clusters", 1.0), "classification_error_pct": ("classification_error", 100.0),
                "objective": ("objective", 1.0)}
-    rows = ref[ref["quantity"].isin(list(columns)) & ~ref["algorithm"].isin(list(BASELINES) + ["class_labels"])]
+    rows = ref[ref["quantity"].isin(list(columns)) & (ref["algorithm"] != "class_labels")]
     for r in rows.to_dict("records"):
         column, scale = columns[r["quantity"]]
-        hit = rec[(rec["algorithm"] == r["algorithm"]) & (rec["dataset"] == r["dataset"])].sort_values("trial")
+        hit = rec[(rec["algorithm"] == r["algorithm"]) & (rec["dataset"] == r["dataset"])]
+        if r["algorithm"] in BASELINES and len(hit):
+            hit = hit[hit["algorithm.n_clusters"].astype(float) == float(r["k"])]
+        hit = hit.sort_values("trial")
         if len(hit):
             yield r["ref_id"], [(int(t), scale * float(v)) for t, v in zip(hit["trial"], hit[column])]
 

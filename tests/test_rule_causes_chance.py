@@ -116,6 +116,24 @@ def test_a_chance_cause_needs_one_fresh_batch_that_leaves_the_row_inside_the_rul
     assert metrics["ukkonen2017"][EXP]["causes"]["chance"] == 1
 
 
+def test_the_page_shows_a_fresh_batch_beside_any_cause(tmp_path, experiments_copy):
+    """A differing row with another cause and a fresh batch: the page judges the batch beside the cause (here it
+    differs again, so the gap is systematic); without a batch the cell is the cause alone."""
+    paper = 190376.0
+    _fake_trials(tmp_path, paper + 10, math.sqrt(90.0))
+    readme = experiments_copy / "ukkonen2017" / "README.md"
+    readme.write_text(readme.read_text() + "\n## Tried\n")
+    _set(experiments_copy, TARGET, cause="unexplained", evidence="#tried")
+    row = "[unexplained](exps/ukkonen2017/README.md#tried)"  # the copy's README, relative to the page
+    cell = [line for line in write_reproduction(tmp_path).read_text().splitlines() if row in line]
+    assert len(cell) == 1 and cell[0].rstrip().endswith(row + " |")
+    spread = np.array([-1, 1] * 5, dtype=float) * math.sqrt(90.0 * 9 / 10)
+    _write_fresh(experiments_copy, paper + 12 + spread)
+    cell = [line for line in write_reproduction(tmp_path).read_text().splitlines() if row in line]
+    assert len(cell) == 1 and cell[0].rstrip().endswith(row + " 10 fresh runs: 190388 ± 6 (differs) |")
+    assert cause_problems(tmp_path, [EXP]) == []  # the ledger is evidence only for `chance`
+
+
 def test_a_chance_cause_needs_trials(tmp_path, experiments_copy):
     _fake(tmp_path, "paper", lambda r: r.value + (100.0 if r.ref_id == TARGET else 0.0))  # one run, SE 0
     readme = experiments_copy / "ukkonen2017" / "README.md"
@@ -240,9 +258,17 @@ def test_the_ledger_reads_each_item_orders_k_ec_and_ed_of_gionis_tables(tmp_path
     for r in rows:
         got.setdefault(r["ref_id"], []).append((r["trial"], float(r["value"])))
     assert got == {ids[q]: [(1000, v[0]), (1001, v[1])] for q, v in want.items()}
-    rock = ref[ref["algorithm"] == "rock"]
-    rec.assign(algorithm="rock").to_parquet(folder / "records.parquet")
-    assert script.records_rows(folder, rock, "agg_categorical")[0] == []
+    # ROCK's rows are keyed by the k asked: the runs at k = 7 are the k = 7 row's only
+    rock = ref[(ref["algorithm"] == "rock") & (ref["dataset"] == "mushroom")
+               & (ref["quantity"] == "classification_error_pct")]
+    ec = dict(zip(rock["k"].astype(int), rock["ref_id"]))
+    rec = rec.assign(algorithm="rock", dataset="mushroom", **{"algorithm.n_clusters": [7, 9, 7]}, status="ok")
+    rec.to_parquet(folder / "records.parquet")
+    pd.DataFrame({"ref_id": [ec[7], ec[9]], "ours": [31.0, 11.0], "n_trials": [2, 1]}).to_csv(
+        folder / "comparison.csv", index=False)
+    rows, _ = script.records_rows(folder, rock, "agg_categorical")
+    assert [(r["ref_id"], r["trial"], float(r["value"])) for r in rows] == [
+        (ec[7], 1000, 12.0), (ec[7], 1002, 50.0), (ec[9], 1001, 11.0)]
 
 
 def test_the_readme_table_of_a_fresh_batch_gives_each_committed_chance_row_its_verdict(committed_results):

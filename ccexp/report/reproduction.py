@@ -133,8 +133,14 @@ def _cause_counts(rows: pd.DataFrame) -> dict[str, int]:
 
 
 def _cause_cell(row: dict, readme: str, fresh: dict | None = None) -> str:
-    """The page's cause cell of a row that differs: the cause, linked to its evidence; a setup's value, or the
-    fresh runs of a ``chance`` row (``fresh``: the paper's :func:`~ccexp.report.chance.load_fresh_seeds`), too."""
+    """The page's cause cell of a row that differs: the cause, linked to its evidence; a setup's value, and the
+    verdict of the row's fresh batch when it has one (``fresh``: the paper's
+    :func:`~ccexp.report.chance.load_fresh_seeds`).
+
+    The fresh batch is shown whatever the cause: under ``chance`` it is the evidence (and why it cannot be judged,
+    when it cannot); under any other cause a fresh batch that differs again says the gap is systematic, and one
+    that does not says a reader should weigh the cause against chance.
+    """
     if row["status"] != DIFFERS:
         return ""
     kind, variant = parse_cause(row["cause"])
@@ -144,13 +150,14 @@ def _cause_cell(row: dict, readme: str, fresh: dict | None = None) -> str:
     text = f"[{kind}]({readme}{ev})" if ev else kind
     if kind == "measured" and row.get("moved_by"):
         text += " " + ", ".join(f"`{v}`" for v in moved_by_names(row["moved_by"]))
-    if kind == "chance":
-        judged, why = fresh_row(row, (fresh or {}).get(row["ref_id"]))
-        text += (f" {judged['n_trials']} fresh runs: {plus_minus(judged['ours'], judged['ours_sem'], 3)} "
-                 f"({judged['status']})") if judged else f" ({why})"
     if kind == "setup":
         text += (f" `{variant}`: {plus_minus(row['setup_ours'], row['setup_sem'], 3)} "
                  f"({row['setup_status'] or NOT_RUN})")
+    runs = (fresh or {}).get(row["ref_id"])
+    if kind == "chance" or runs:
+        judged, why = fresh_row(row, runs)
+        text += (f" {judged['n_trials']} fresh runs: {plus_minus(judged['ours'], judged['ours_sem'], 3)} "
+                 f"({judged['status']})") if judged else f" ({why})"
     return text
 
 
@@ -212,6 +219,35 @@ def _experiment_section(e: ExperimentRows, results_dir: Path, page_dir: Path) ->
     return head
 
 
+def _fresh_sentence(collected: dict) -> list[str]:
+    """The page's count of the differing rows with a fresh batch (``fresh_seeds.csv``): how many differ again.
+
+    A fresh batch is evidence for ``chance`` only, but it is shown beside every cause: one that differs again
+    says the gap is systematic; one that does not, under a cause other than ``chance``, is counted so that a
+    reader can weigh that cause against chance.
+    """
+    again, not_again = 0, {}
+    for paper, exps in collected.items():
+        fresh = load_fresh_seeds(_readme(paper).parent / "fresh_seeds.csv")
+        for e in exps:
+            for r in e.rows[e.rows["status"] == DIFFERS].to_dict("records"):
+                judged, _ = fresh_row(r, fresh.get(r["ref_id"]))
+                if judged is None:
+                    continue
+                if judged["status"] == DIFFERS:
+                    again += 1
+                else:
+                    kind = parse_cause(r["cause"])[0] or NO_CAUSE
+                    not_again[kind] = not_again.get(kind, 0) + 1
+    total = again + sum(not_again.values())
+    if not total:
+        return []
+    return [f"Beside its cause, a row that differs shows the verdict of its fresh batch when it has one (the rule "
+            f"of `chance`: the same setup, every random draw new, judged alone). {total} rows that differ have one: "
+            f"{again} differ again (a systematic gap), {total - again} do not ("
+            + ", ".join(f"{n} {k}" for k, n in sorted(not_again.items())) + ").", ""]
+
+
 def write_reproduction(results_dir: str | Path = "results", scale: str | None = None) -> Path:
     """Write ``REPRODUCTION.md`` and ``metrics.json`` into ``results_dir``.
 
@@ -268,6 +304,7 @@ def write_reproduction(results_dir: str | Path = "results", scale: str | None = 
         "",
         *[f"- **{c}**: {text}" for c, text in CAUSES.items()],
         "",
+        *_fresh_sentence(collected),
         "## Summary",
         "",
         "Counts of reference rows per status, then the rows that differ per cause.",
