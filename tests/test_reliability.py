@@ -31,7 +31,7 @@ from ccexp.runner.sweep import RunnerOptions, SweepInterrupted, run_sweep, sweep
 
 from _sweeps import DATASET, ORACLE, SMALL
 # not results: timings, and the git commit (another commit may land in the tree between two runs)
-NOT_RESULTS = ("fit_seconds", "oracle_seconds", "code_version")
+NOT_RESULTS = ("fit_seconds", "fit_cpu_seconds", "oracle_seconds", "code_version")
 
 
 def _all_case_ids():

@@ -122,3 +122,24 @@ def test_max_passes_from_the_command_line_reaches_the_records_and_the_kernel(tmp
     assert len(joblib) <= 1, where  # the sequential dispatch
     assert len(ours) - 1 <= 6 and len(stack) - 1 <= 7, f"{len(stack) - 1} calls, {len(ours) - 1} of ours: {where}"
     assert len({m for m, _ in ours}) <= 5, where  # modules: __main__, sweep, execute, the family's base, the algorithm
+
+
+def test_each_fit_records_its_cpu_time_and_run_json_sums_them_beside_the_load(tmp_path, monkeypatch):
+    """A committed run.json's wall time says how long, not whether the machine was computing: each record carries
+    the fit's CPU time (``time.process_time``: every thread of the process) beside its wall time, and the run's entry
+    in ``run.json`` sums both over the cases it ran and gives the load average when it started and at its end."""
+    import json
+    import math
+
+    records = _sweep_in_process(tmp_path, monkeypatch)
+    assert len(records) > 1 and (records["status"] == "ok").all()
+    cpu, wall = records["fit_cpu_seconds"].astype(float), records["fit_seconds"].astype(float)
+    assert cpu.notna().all() and (cpu >= 0).all() and (wall > 0).all()
+    (run,) = json.loads(next(Path(tmp_path).glob("exp1_triplets/*/run.json")).read_text())["runs"]
+    assert run["status"] == "finished" and run["n_run"] == len(records)
+    # the sums of what the records hold, rounded as written
+    assert math.isclose(run["fit_seconds_summed"], wall.sum(), abs_tol=1e-3 * len(records))
+    assert math.isclose(run["fit_cpu_seconds_summed"], cpu.sum(), abs_tol=1e-3 * len(records))
+    load = run["load_average"]
+    for when in ("start", "end"):
+        assert len(load[when]) == 3 and all(isinstance(x, float) and x >= 0 for x in load[when])

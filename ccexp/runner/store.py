@@ -250,7 +250,7 @@ class MalformedFile(ValueError):
 
 #: columns of a record that hold numbers (a metric, a timing, the trial and its seed) when present
 NUMERIC_COLUMNS = ("ari", "ami", "f_measure", "precision", "recall", "n_clusters", "objective", "fit_seconds",
-                   "oracle_seconds", "trial", "seed", "step", "n_queries")
+                   "fit_cpu_seconds", "oracle_seconds", "trial", "seed", "step", "n_queries")
 
 
 def schema_problem(df: pd.DataFrame, kind: str = "records") -> str | None:

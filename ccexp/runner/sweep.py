@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import signal
 import socket
@@ -372,6 +373,14 @@ def sweep_spec(experiment: dict, dataset: dict, oracle: dict, algorithms: dict[s
     return SweepSpec.of(experiment, cases, label=label, targets=targets)
 
 
+def _load_average() -> list[float] | None:
+    """The machine's load average over 1, 5 and 15 minutes (None where the platform has none)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
 class _Bookkeeping:
     """What one sweep of a results folder stores and records around its loop (:func:`run_sweep`).
 
@@ -425,8 +434,11 @@ class _Bookkeeping:
         self.before = earlier_runs(previous) if done & grid_ids else []
         # nothing to run after a finished run: run.json stays that of the runs that made the records
         self.keep = not todo and bool(self.before) and previous.get("status") == "finished"
+        # with the wall time, what says whether it was spent computing: the fits' summed wall and CPU times and
+        # the machine's load average (1, 5, 15 min) when this run started and at its last write
         self.this_run = {"started_at": self.info["started_at"], "finished_at": None, "wall_seconds": 0.0, "n_run": 0,
-                         "code_version": code["code_version"], "status": "running"}
+                         "code_version": code["code_version"], "status": "running", "fit_seconds_summed": 0.0,
+                         "fit_cpu_seconds_summed": 0.0, "load_average": {"start": _load_average(), "end": None}}
         if not self.keep:
             self._write(0.0, 0)
         self.n_pending = n_pending = len(todo)
@@ -441,6 +453,7 @@ class _Bookkeeping:
     def _write(self, seconds: float, n_stored: int, status: str = "running") -> None:
         """``run.json`` with this run's progress (its wall time so far adds to the earlier runs')."""
         self.this_run.update(wall_seconds=round(seconds, 3), n_run=n_stored, status=status)
+        self.this_run["load_average"]["end"] = _load_average()
         self.info.update(runs=[*self.before, self.this_run], wall_seconds=total_wall_seconds([*self.before, self.this_run]))
         write_text_atomic(self.out_dir / "run.json", dumps_run_info({**self.info, "grid": self.grid}))
 
@@ -452,6 +465,9 @@ class _Bookkeeping:
                 key, rss = r["_worker"]
                 self.worker_peaks[key] = max(self.worker_peaks.get(key, 0), rss)
         self.result_store.append(records)
+        for key in ("fit_seconds", "fit_cpu_seconds"):
+            total = sum(v for r in records if isinstance(v := r.get(key), float) and math.isfinite(v))
+            self.this_run[f"{key}_summed"] = round(self.this_run[f"{key}_summed"] + total, 3)
         self.bar.update(len(records))
         self.n_stored += len(records)
         if time.perf_counter() - self.last_write >= self.every:
