@@ -503,3 +503,19 @@ def test_every_committed_difference_has_its_cause_and_every_random_row_its_trial
     # a pending entry names a real problem: once its rerun is committed the entry must go
     for name in RERUN_PENDING:
         assert randomness_problems(results, [name]), f"{name}'s rerun is committed: remove it from RERUN_PENDING"
+
+
+def test_the_page_links_every_committed_variant_of_the_scale_but_no_custom_grid(tmp_path, experiments_copy):
+    """A committed variant that no row names yet (acc_xi_runtime's ``authors_budget``) is still linked from its
+    experiment's section; a custom grid (``+custom-<hash>``) is not a variant, and another scale's variant is not
+    this scale's."""
+    labels = ("paper", "paper+authors_budget", "paper+custom-0123abcd", "paper+authors+custom-89abcdef",
+              "ci+other")
+    for label in labels:
+        _fake(tmp_path, label, lambda r: r.value)
+        (tmp_path / EXP / label / "comparison.md").write_text("# comparison\n")
+    text = write_reproduction(tmp_path).read_text()
+    section = text[text.index(f"### {EXP}"):]
+    section = section[:section.index("\n### ", 1)] if "\n### " in section[1:] else section
+    assert f"[variant `authors_budget`]({EXP}/paper+authors_budget/comparison.md)" in section
+    assert "custom-" not in section and "variant `authors`" not in section and "variant `other`" not in section

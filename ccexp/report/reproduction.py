@@ -186,9 +186,15 @@ def _experiment_section(e: ExperimentRows, results_dir: Path, page_dir: Path) ->
              f"[comparison]({_rel(out / 'comparison.md', page_dir)})", f"[why numbers differ]({readme})"]
     causes = _cause_counts(e.rows)
     why = (" (causes: " + ", ".join(f"{n} {c}" for c, n in causes.items() if n) + ")") if counts[DIFFERS] else ""
-    variants = sorted({v for v in e.rows["variant"] if v} | {parse_cause(c)[1] for c in e.rows["cause"] if parse_cause(c)[1]})
+    scale = split_label(e.scale)[0]
+    # every named variant the rows name, and every committed one beside them (a variant no row names yet, e.g.
+    # acc_xi_runtime's authors_budget, is still a run a reader should find); custom folders are not variants
+    committed = {v for v, custom in (split_label(lab)[1:] for lab in scales_present(results_dir, e.name)
+                                     if split_label(lab)[0] == scale) if v and not custom}
+    variants = sorted({v for v in e.rows["variant"] if v} | {parse_cause(c)[1] for c in e.rows["cause"] if parse_cause(c)[1]}
+                      | committed)
     for v in variants:
-        folder = experiment_dir(results_dir, e.name, scale_label(split_label(e.scale)[0], variant=v))
+        folder = experiment_dir(results_dir, e.name, scale_label(scale, variant=v))
         if (folder / "comparison.md").is_file():
             links.append(f"[variant `{v}`]({_rel(folder / 'comparison.md', page_dir)})")
     head += [f"Scale `{e.scale}`" + (f", code `{e.code}`" if e.code else "") + ": "
