@@ -189,8 +189,8 @@ def _experiment_section(e: ExperimentRows, results_dir: Path, page_dir: Path) ->
     scale = split_label(e.scale)[0]
     # every named variant the rows name, and every committed one beside them (a variant no row names yet, e.g.
     # acc_xi_runtime's authors_budget, is still a run a reader should find); custom folders are not variants
-    committed = {v for v, custom in (split_label(lab)[1:] for lab in scales_present(results_dir, e.name)
-                                     if split_label(lab)[0] == scale) if v and not custom}
+    labels = (split_label(lab) for lab in scales_present(results_dir, e.name))
+    committed = {v for sc, v, custom in labels if sc == scale and v and not custom}
     variants = sorted({v for v in e.rows["variant"] if v} | {parse_cause(c)[1] for c in e.rows["cause"] if parse_cause(c)[1]}
                       | committed)
     for v in variants:
