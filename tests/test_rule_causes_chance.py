@@ -134,6 +134,34 @@ def test_the_page_shows_a_fresh_batch_beside_any_cause(tmp_path, experiments_cop
     assert cause_problems(tmp_path, [EXP]) == []  # the ledger is evidence only for `chance`
 
 
+def test_chance_comes_before_an_explaining_cause(tmp_path, experiments_copy):
+    """A ``measured`` or ``setup`` row whose fresh batch does not differ is refused: the difference does not
+    replicate, so a variant cannot be its cause (``chance`` is).  A batch that differs again leaves the cause alone,
+    and ``unexplained`` (which claims no explanation) is never refused for it."""
+    paper = 190376.0
+    _fake_trials(tmp_path, paper + 10, math.sqrt(90.0))
+    readme = experiments_copy / "ukkonen2017" / "README.md"
+    readme.write_text(readme.read_text() + "\n## Tried\n")
+    spread = np.array([-1, 1] * 5, dtype=float) * math.sqrt(90.0 * 9 / 10)
+    _set(experiments_copy, TARGET, cause="setup:authors", evidence="#tried")
+    write_reproduction(tmp_path)
+    _write_fresh(experiments_copy, paper - 6 + spread)  # judged alone: within tolerance
+    problems = [p for p in cause_problems(tmp_path, [EXP]) if "fresh runs" in p]
+    assert problems == [f"{EXP}: {TARGET}: cause 'setup' but its 10 fresh runs do not differ (1.904e+05 against "
+                        "1.904e+05: within tolerance): the difference does not replicate, so its cause is 'chance'"]
+    _set(experiments_copy, TARGET, cause="unexplained")
+    write_reproduction(tmp_path)
+    assert cause_problems(tmp_path, [EXP]) == []
+    _set(experiments_copy, TARGET, cause="chance")
+    write_reproduction(tmp_path)
+    assert cause_problems(tmp_path, [EXP]) == []
+    # the same cause with a batch that draws the gap again: not this refusal
+    _set(experiments_copy, TARGET, cause="setup:authors")
+    write_reproduction(tmp_path)
+    _write_fresh(experiments_copy, paper + 12 + spread)
+    assert not [p for p in cause_problems(tmp_path, [EXP]) if "fresh runs" in p]
+
+
 def test_a_chance_cause_needs_trials(tmp_path, experiments_copy):
     _fake(tmp_path, "paper", lambda r: r.value + (100.0 if r.ref_id == TARGET else 0.0))  # one run, SE 0
     readme = experiments_copy / "ukkonen2017" / "README.md"

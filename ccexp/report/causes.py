@@ -12,7 +12,9 @@ A row whose status is *differs* at paper scale carries a cause:
   reproduces the row; the page shows both values;
 - ``chance``: one fresh batch of the row's runs, judged alone, is not
   *differs*: the difference does not replicate (:mod:`ccexp.report.chance`; the runs are the
-  paper's ``experiments/<paper>/fresh_seeds.csv``);
+  paper's ``experiments/<paper>/fresh_seeds.csv``); it comes before ``measured`` and
+  ``setup``: a row whose fresh batch does not differ carries ``chance`` whatever
+  variant moves it;
 - ``paper``: the paper's own numbers are inconsistent, shown by a computation
   in the README;
 - ``unexplained``: none of these yet.
@@ -48,7 +50,8 @@ CAUSES = {
               "judged alone by the rule, is not *differs*: the difference does not replicate, as the rule's two-sided "
               "2 SE lets about one row in 20 of those judged over trials differ by chance (the paper's "
               "`fresh_seeds.csv`; one batch per row, so a row is never redrawn until it passes; not pooled with the "
-              "committed runs, which are on trial because they differed)",
+              "committed runs, which are on trial because they differed). It comes before `measured` and `setup`: a "
+              "variant cannot explain a difference that a fresh draw of our own setup does not keep",
     "paper": "the paper's own numbers are inconsistent, shown by a computation in the README",
     "unexplained": "none of these yet; the README says what was tried",
 }

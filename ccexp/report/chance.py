@@ -137,6 +137,29 @@ def fresh_row(row: dict, runs: dict[int, float] | None) -> tuple[dict | None, st
     return judged, None
 
 
+#: Causes that claim to explain a difference: refused on a row whose difference does not replicate.
+EXPLAINING = ("measured", "setup")
+
+
+def explained_chance_problem(kind: str, row: dict, runs: dict[int, float] | None) -> str | None:
+    """Why an explaining cause (``measured``, ``setup``) is refused on a row whose fresh batch does not differ.
+
+    ``chance`` comes first: a variant that moves a row cannot be the cause of
+    a difference that one fresh draw of our own setup does not keep (the
+    variant's agreement is then no more than what the default gives on a new
+    draw).  Rows without a fresh batch, or whose batch cannot be judged
+    (:func:`fresh_row`), are not refused here; ``unexplained`` and ``paper``
+    claim no explanation by our settings and are left as they are.
+    """
+    if kind not in EXPLAINING or not runs:
+        return None
+    judged, _ = fresh_row(row, runs)
+    if judged is None or judged["status"] == DIFFERS:
+        return None
+    return (f"cause {kind!r} but its {judged['n_trials']} fresh runs do not differ ({judged['ours']:.4g} against "
+            f"{judged['paper']:.4g}: {judged['status']}): the difference does not replicate, so its cause is 'chance'")
+
+
 def chance_problem(row: dict, runs: dict[int, float] | None) -> str | None:
     """Why a ``chance`` row does not meet the rule (None when its fresh batch is not ``differs``)."""
     judged, why = fresh_row(row, runs)

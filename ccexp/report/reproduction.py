@@ -47,7 +47,7 @@ from .common import (
     markdown_table,
     plus_minus,
 )
-from .chance import chance_problem, fresh_row, load_fresh_seeds
+from .chance import chance_problem, explained_chance_problem, fresh_row, load_fresh_seeds
 from .causes import (CAUSES, NEEDS_EVIDENCE, evidence_problem, load_ledger, measured_problem, moved_by_names,
                      parse_cause)
 from .joined import COLUMNS, ExperimentRows, _readme, collect, folder_of, run_trials, stale_causes, stamp_causes  # noqa: F401 (collect: the page's callers)
@@ -306,7 +306,7 @@ def write_reproduction(results_dir: str | Path = "results", scale: str | None = 
         "README); `python -m ccexp.report all --check` fails on a row that differs with no cause, or whose "
         "evidence points at nothing, or whose `setup` variant does not reproduce it, or a `measured` row whose `moved_by` "
         "names no variant of the paper's `ablations.csv` that meets the rule below, or a `chance` row whose fresh runs "
-        "differ too:",
+        "differ too, or a `measured` or `setup` row whose fresh runs do not differ (that row's cause is `chance`):",
         "",
         *[f"- **{c}**: {text}" for c, text in CAUSES.items()],
         "",
@@ -338,7 +338,9 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
     reproduced, within tolerance or indistinguishable in that variant's
     committed run (``<results>/<experiment>/paper+<variant>/``); a ``measured``
     row must name in ``moved_by`` a variant of the paper's ``ablations.csv``
-    that meets the rule (:func:`~ccexp.report.causes.measured_problem`); a cause that
+    that meets the rule (:func:`~ccexp.report.causes.measured_problem`); a ``measured`` or
+    ``setup`` row whose fresh batch does not differ must be ``chance`` instead
+    (:func:`~ccexp.report.chance.explained_chance_problem`); a cause that
     does not parse is refused on any row; the ``comparison.csv`` a differing
     row was read from carries its cause (:func:`~ccexp.report.joined.stale_causes`).
 
@@ -383,6 +385,10 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
                     problems.append(f"{where}: {why}")
             if kind == "chance" and r["status"] == DIFFERS:
                 why = chance_problem(r, fresh.get(r["ref_id"]))
+                if why:
+                    problems.append(f"{where}: {why}")
+            if r["status"] == DIFFERS:
+                why = explained_chance_problem(kind, r, fresh.get(r["ref_id"]))
                 if why:
                     problems.append(f"{where}: {why}")
             if kind == "setup" and r["status"] == DIFFERS and r["setup_status"] not in (
