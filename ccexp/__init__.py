@@ -9,6 +9,10 @@ Public API (stable names)::
     ccexp.score(est.labels_, ds.y, problem=prob)
 """
 
+from ._installed import bind_checkout_conf
+
+bind_checkout_conf()  # a checkout composes its own conf/, never another checkout's (see the function)
+
 from ._version import __version__
 from . import composed  # noqa: F401 - registers the composed oracles (cross_active_pairs)
 from .algorithms import list_algorithms, make_algorithm

@@ -10,7 +10,9 @@ reports, reproduction page and ``--help`` read them from there (issue 32).
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -28,6 +30,31 @@ def project_root() -> Path | None:
     if (root / "pyproject.toml").is_file() and (root / "conf" / "config.yaml").is_file():
         return root
     return None
+
+
+def bind_checkout_conf() -> Path | None:
+    """Make ``ccexp.conf`` this checkout's ``conf/``; return that folder (None for a wheel, or if already imported).
+
+    ``conf/`` sits at the project root and becomes the package ``ccexp.conf``
+    only through installation (``setup.py``'s ``package_dir``).  An editable
+    install maps the name to *its* checkout for every ``ccexp`` on the path,
+    so a second clone run with the same environment (``python -m ccexp``
+    from its folder, or on ``PYTHONPATH``) would compose the first clone's
+    configs while ``run.json`` records the second clone's commit.  A checkout
+    therefore binds the name to its own folder before anything imports it,
+    as :func:`experiments_dir` and :func:`paper_run` read the checkout's own
+    files; a wheel keeps the installed copy.
+    """
+    root = project_root()
+    if root is None or "ccexp.conf" in sys.modules:
+        return None
+    conf = root / "conf"
+    spec = importlib.util.spec_from_file_location("ccexp.conf", conf / "__init__.py",
+                                                  submodule_search_locations=[str(conf)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ccexp.conf"] = module
+    spec.loader.exec_module(module)
+    return conf
 
 
 def experiments_dir() -> Path:
