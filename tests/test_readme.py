@@ -15,8 +15,11 @@ used to rewrite the committed paper-scale report).  Left out, with the reason:
   runs a stage at scale=ci in a clone) and ``python -m ccexp.data fetch``
   (the network; tests/test_data_fetch.py) are not ccexp runs.
 
-The clone runs the installed (editable) package with its configs; the clone
-is where the commands write (their ``results/`` is relative to the clone).
+The clone runs its own package and configs (``python -m`` puts the clone
+first on ``sys.path``, and ccexp binds ``ccexp.conf`` to the clone's
+``conf/``: tests/test_checkout_conf.py) with the environment's dependencies;
+the clone is where the commands write (their ``results/`` is relative to
+the clone).
 """
 
 import os
