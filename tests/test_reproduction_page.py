@@ -48,7 +48,7 @@ def test_reference_csv_is_complete_and_ids_unique(paper):
     # pins only on gated rows, and only the names the check knows
     assert set(ref["expect"]) <= {"", *PINS}
     assert (ref.loc[ref["expect"] != "", "ci"] == "yes").all()
-    assert all(r == "" or r.split(":")[0] in ("at_most", "two_sample", "truncated") and len(r) > 20 for r in ref["rule"])
+    assert all(r == "" or r.split(":")[0] in ("at_most", "two_sample", "truncated", "whole_runs") and len(r) > 20 for r in ref["rule"])
 
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))

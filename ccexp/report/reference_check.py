@@ -30,6 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from .causes import parse_cause
+from .tolerance import least_sd_of_whole_runs
 
 #: the columns :func:`ccexp.report.reference.load_reference` and its readers use
 KNOWN_COLUMNS = (
@@ -47,7 +48,7 @@ KINDS = ("approx", "exact", "derived", "claim")
 #: the ``expect`` pins (the status a ci-gated row must have); kept in step with reproduction.PINS
 PINS = ("reproduced", "within", "indistinguishable", "differs")
 NUMERIC_COORDINATES = ("k", "a", "b", "gamma")
-RULES = ("at_most", "two_sample", "truncated")
+RULES = ("at_most", "two_sample", "truncated", "whole_runs")
 
 
 class ReferenceFileError(ValueError):
@@ -122,6 +123,14 @@ def _row_problem(row: dict) -> str | None:
             return f"rule {rule[:40]!r}: unknown rule (valid: {', '.join(f'{r}: <reason>' for r in RULES)})"
         if name == "two_sample" and not re.search(r"sd=[0-9.eE+-]+\s+n=[1-9]\d*", rule):
             return f"rule {rule[:40]!r}: a two_sample rule needs 'sd=S n=N' with N >= 1"
+        if name == "whole_runs":
+            if _number(row.get("paper_n", "")) is None:
+                return f"rule {rule[:40]!r}: a whole_runs rule needs paper_n (the whole-number runs the mean is of)"
+            try:
+                least_sd_of_whole_runs(float(row["value"]), int(_number(row.get("decimals", "")) or 0),
+                                       _number(row["paper_n"]))
+            except ValueError as err:
+                return f"rule whole_runs: {err}"
     return None
 
 

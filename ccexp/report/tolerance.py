@@ -42,6 +42,11 @@ TOLERANCE_RULE = (
     "where the paper states no number of runs, our standard error alone. A single run of ours, or trials "
     "that all agree, count as SD 0: a procedure that makes a random choice (an item order, an "
     "initialisation, a seed) always runs as trials, so its spread is measured, never assumed. "
+    "Where each of the paper's runs is a whole number (a row with the rule `whole_runs`: a number of "
+    "clusters) and its printed mean of `paper_n` runs is not, the mean itself shows that those runs "
+    "differed: the SD that stands in for the paper's is then at least the least SD that `paper_n` whole "
+    "numbers with that printed mean can have (7.9 over 10 runs: nine 8s and one 7, SD 0.316), so our "
+    "spread never stands in below what the paper's own number proves. "
     "**Tolerance** = half a unit of the paper's last printed digit + 2 × SE, but never reaching the nearest "
     "*different* value another method has in the same cell group (same table, quantity, dataset and "
     "setting): the bound there is strict, since ours at a competitor's value cannot tell the two apart "
@@ -78,6 +83,77 @@ def verdict(ours, paper, tolerance) -> str:
 def half_unit(decimals) -> float:
     """Half a unit of the last printed digit: 0.05 for one decimal, 500 for thousands (``decimals=-3``)."""
     return 0.5 * 10.0 ** -int(decimals)
+
+
+def least_sd_of_whole_runs(mean, decimals, paper_n) -> float:
+    """The least SD that ``paper_n`` whole numbers whose mean prints as ``mean`` can have.
+
+    A mean of whole numbers (a number of clusters per run) that is not itself
+    whole shows that the runs differed.  Over the exact means ``j / paper_n``
+    that print as ``mean`` at ``decimals`` decimals (``j`` an integer), the
+    least sample SD is reached with every run at the floor or the ceiling of
+    the mean: with ``f`` the mean's fractional part, ``f * paper_n`` runs at
+    the ceiling, SD ``sqrt(paper_n f (1 - f) / (paper_n - 1))``.  The least
+    over those means is returned; 0 when a whole number prints as ``mean``
+    or for one run.
+
+    Parameters
+    ----------
+    mean : float
+        The paper's printed mean.
+    decimals : int
+        Decimals it was printed with.
+    paper_n : int
+        Runs it averages.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``paper_n`` is below 1, or no mean of ``paper_n`` whole numbers
+        prints as ``mean``.
+
+    Examples
+    --------
+    Nine 8s and one 7 (7.9), seven 8s and three 7s (7.7), and a whole mean:
+
+    >>> round(least_sd_of_whole_runs(7.9, 1, 10), 4), round(least_sd_of_whole_runs(7.7, 1, 10), 4)
+    (0.3162, 0.483)
+    >>> least_sd_of_whole_runs(8.0, 1, 10), least_sd_of_whole_runs(7.0, 1, 1)
+    (0.0, 0.0)
+
+    One run cannot print as 7.9 (a reference row with a wrong ``paper_n``):
+
+    >>> least_sd_of_whole_runs(7.9, 1, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: mean=7.9: no mean of 1 whole numbers prints as it at 1 decimals
+
+    2.33 over 3 runs is 7/3 (two 2s and a 3):
+
+    >>> round(least_sd_of_whole_runs(2.33, 2, 3), 4)
+    0.5774
+    """
+    pn = int(paper_n)
+    if pn < 1 or pn != float(paper_n):
+        raise ValueError(f"paper_n must be a whole number of runs >= 1, got {paper_n!r}")
+    half = half_unit(decimals)
+    m = float(mean)
+    sums = [j for j in range(math.floor((m - half) * pn) - 1, math.ceil((m + half) * pn) + 2)
+            if abs(j / pn - m) <= half * (1 + 1e-9)]
+    if not sums:
+        raise ValueError(f"mean={mean!r}: no mean of {pn} whole numbers prints as it at {decimals} decimals")
+    if pn == 1:
+        return 0.0
+    least = math.inf
+    for j in sums:
+        f = j / pn - math.floor(j / pn + 1e-12)
+        f = 0.0 if f < 1e-12 or f > 1 - 1e-12 else f
+        least = min(least, math.sqrt(pn * f * (1.0 - f) / (pn - 1)))
+    return least
 
 
 def se_of_difference(sem=None, n=None, paper_n=None, paper_sd=None) -> float:
@@ -167,7 +243,10 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
         when the paper cut its digits rather than rounding them (Gionis et
         al.'s Tables 2 and 3): the printed v stands for [v, v + one unit),
         ours in it is reproduced, else |ours - (v + half a unit)| is judged
-        as |ours - paper| is otherwise.
+        as |ours - paper| is otherwise; ``"whole_runs: <reason>"`` when each
+        of the paper's ``paper_n`` runs is a whole number (a number of
+        clusters): the SD standing in for the paper's is at least
+        :func:`least_sd_of_whole_runs` of its printed mean.
     claim_tolerance : float, optional
         A claim whose check measures a share or a ratio (not a 1/0) holds
         when ``|ours - paper| <= claim_tolerance``, the threshold its check
@@ -212,6 +291,16 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
     'differs'
     >>> judge("approx", 11.9, 11.88, decimals=1, sem=0.02, rule="truncated: Table 2")
     (0.09, 'within tolerance')
+
+    Ten runs of ours that all give 8 clusters, against the paper's 7.9 over ten
+    runs: the paper's runs were not all 8 (nine 8s and a 7 at the least), so
+    the SE of the difference is 0.316 / sqrt(10) = 0.1, not 0:
+
+    >>> judge("approx", 7.9, 8.0, decimals=1, sem=0.0, n=10, paper_n=10)[1]
+    'differs'
+    >>> tol, st = judge("approx", 7.9, 8.0, decimals=1, sem=0.0, n=10, paper_n=10, rule="whole_runs: clusters")
+    >>> round(tol, 3), st
+    (0.25, 'within tolerance')
     """
     if kind == "claim":
         t = 0.0 if is_missing(claim_tolerance) else float(claim_tolerance)
@@ -223,13 +312,21 @@ def judge(kind: str, paper, ours, *, decimals=None, sem=None, cap=None, rule: st
         sd_rule, n_rule = _two_sample(rule)
         paper_sd = sd_rule if is_missing(paper_sd) else paper_sd
         paper_n = n_rule if is_missing(paper_n) else paper_n
-    elif kind_of_rule not in ("", "at_most", "truncated"):
+    elif kind_of_rule not in ("", "at_most", "truncated", "whole_runs"):
         raise ValueError(
             f"rule {rule!r}: unknown rule (valid: '', 'at_most: <reason>', 'two_sample: sd=S n=N <reason>', "
-            "'truncated: <reason>')"
+            "'truncated: <reason>', 'whole_runs: <reason>')"
         )
     d = 0 if is_missing(decimals) else int(decimals)
     half = half_unit(d)
+    if kind_of_rule == "whole_runs" and is_missing(paper_sd) and not is_missing(paper_n):
+        # the paper's printed mean of whole-number runs proves a least spread of those runs; ours stands in
+        # for their SD only where it is not below that
+        sem_v = 0.0 if is_missing(sem) else float(sem)
+        if sem_v > 0.0 and is_missing(n):
+            raise ValueError("n (our number of trials) is needed with sem under the rule whole_runs")
+        ours_sd = sem_v * math.sqrt(float(n)) if sem_v > 0.0 else 0.0
+        paper_sd = max(ours_sd, least_sd_of_whole_runs(paper, d, paper_n))
     se = se_of_difference(sem, n, paper_n, paper_sd)
     raw = half + 2.0 * se
     cap_v = math.inf if is_missing(cap) else float(cap)

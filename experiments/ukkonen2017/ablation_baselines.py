@@ -53,6 +53,7 @@ from __future__ import annotations
 import argparse
 import copy
 import csv
+import functools
 import math
 import sys
 import time
@@ -65,6 +66,7 @@ from ccexp.algorithms.triplets.crowdclust import crowdclust_embedding, crowdclus
 from ccexp.algorithms.triplets.dpmm import cluster_embedding
 from ccexp.algorithms.triplets.tste import tste_embedding
 from ccexp.metrics import adjusted_rand
+from ccexp.report.tolerance import WITHIN, judge
 from ccexp.runner.config import experiment_cases
 from ccexp.runner.execute import build_problem
 
@@ -183,21 +185,28 @@ def paper_table(method: str) -> pd.DataFrame:
     return t
 
 
+@functools.lru_cache(maxsize=1)
+def table_i_rule() -> str:
+    """The rule of Table I's rows in reference.csv (one for all of them: ``whole_runs``)."""
+    rules = set(paper_table("any")["rule"].fillna(""))
+    if len(rules) != 1:
+        raise ValueError(f"Table I's rows carry {len(rules)} rules in reference.csv, expected one: {sorted(rules)}")
+    return rules.pop()
+
+
 def judge_cell(paper: float, others: list[float], mean: float, sd: float, n: int, paper_n: int) -> str:
-    """The page's rule (issue 28): half a unit + 2 SE of the difference, SE = sd sqrt(1/n + 1/paper_n),
-    never reaching the nearest other method's different value; indistinguishable when 2 SE reaches it."""
-    half = 0.05
-    se = sd * math.sqrt(1.0 / n + 1.0 / paper_n) if n > 1 else 0.0
-    raw = half + 2 * se
+    """The page's rule (:func:`ccexp.report.tolerance.judge`, Table I's rule ``whole_runs``) for one cell.
+
+    Half a unit + 2 SE of the difference, the SD standing in for the paper's at
+    least what its printed mean of ``paper_n`` whole-number runs proves, never
+    reaching the nearest other method's different value; indistinguishable when
+    2 SE reaches it.  Returns ``"within"`` for the page's "within tolerance".
+    """
     dists = [abs(o - paper) for o in others if abs(o - paper) > 1e-12]
-    cap = min(dists) if dists else math.inf
-    diff = abs(mean - paper)
-    if 2 * se >= cap and diff <= raw:
-        return "indistinguishable"
-    if round(mean, 1) == round(paper, 1):
-        return "reproduced"
-    within = diff < cap if cap <= raw else diff <= raw
-    return "within" if within else "differs"
+    sem = sd / math.sqrt(n) if n > 1 else 0.0
+    _, status = judge("approx", paper, mean, decimals=1, sem=sem, cap=min(dists) if dists else None, n=n,
+                      paper_n=paper_n, rule=table_i_rule())
+    return "within" if status == WITHIN else status
 
 
 def summarise(path: str, markdown: bool) -> None:
