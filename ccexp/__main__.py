@@ -256,6 +256,8 @@ def main() -> None:
             return
         if len(added) == 1:  # jobs that all run one algorithm, the same: its config composes algorithm.<param>
             argv = list(added.pop()) + argv  # before Hydra's flags, whose argparse takes overrides first
+        if {"-m", "--multirun"} & set(argv):
+            argv = _sweep_level_safe(argv)
     sys.argv[1:] = argv
     _hydra_main()
 
@@ -284,6 +286,34 @@ def _multirun_jobs(overrides: list[str]) -> list[list[str]]:
     """
     parsed = OverridesParser.create().parse_overrides(overrides)
     return [job for batch in BasicSweeper.split_arguments(parsed, None) for job in batch]
+
+
+#: The config groups of ``conf/`` (the root defaults list).
+_GROUPS = frozenset({"experiment", "algorithm", "dataset", "oracle", "runner", "tracking"})
+
+
+def _sweep_level_safe(argv: list[str]) -> list[str]:
+    """``argv`` with each plain ``group.key=v`` under a *swept* group as ``++group.key=v``, for Hydra's multirun.
+
+    Hydra composes a multirun's sweep-level config without its sweep overrides
+    (the swept choices are composed per job later), so ``-m experiment=a,b
+    experiment.scale=ci`` fails there with "Key 'experiment' is not in struct":
+    the root defaults hold ``experiment: null``.  Hydra's maintainers' answer is
+    ``++`` (hydra issues 283 and 2888).  :func:`main` has composed every job
+    with the plain spelling first, so the key exists in each job's config and
+    ``++`` (add or override) overrides it there exactly as ``=`` would; it only
+    lets the sweep-level config, which no job runs, be composed.
+
+    >>> _sweep_level_safe(["-m", "experiment=a,b", "experiment.scale=ci", "runner.n_jobs=1", "algorithm.x=1"])
+    ['-m', 'experiment=a,b', '++experiment.scale=ci', 'runner.n_jobs=1', 'algorithm.x=1']
+    """
+    overrides = _overrides_of(argv)
+    parsed = OverridesParser.create().parse_overrides(overrides)
+    swept = {o.key_or_group for o in parsed if o.is_sweep_override() and o.key_or_group in _GROUPS}
+    rewrite = {text for text, o in zip(overrides, parsed)
+               if not o.is_sweep_override() and o.key_or_group.split(".")[0] in swept and "." in o.key_or_group
+               and o.key_or_group.split("@")[0] == o.key_or_group and not text.startswith(("+", "~"))}
+    return [f"++{a}" if a in rewrite else a for a in argv]
 
 
 if __name__ == "__main__":

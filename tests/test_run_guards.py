@@ -272,6 +272,37 @@ def test_multirun_runs_each_job_into_its_own_folder(tmp_path):
     assert list((tmp_path / "r" / "multirun").rglob("multirun.yaml"))
 
 
+def test_a_key_under_a_swept_group_reaches_hydras_sweep_level_config_as_add_or_override():
+    # Hydra composes a multirun's sweep-level config without the swept experiment=a,b (the root holds experiment:
+    # null), where experiment.scale=ci failed: "Key 'experiment' is not in struct" (before this fix, exit 1)
+    argv = ["experiment=agg_robustness,agg_outliers", "experiment.scale=ci", "runner.n_jobs=1", "-m",
+            "algorithm.tie_break=stay", "+experiment.foo=1", "~experiment.trials"]
+    assert cli._sweep_level_safe(argv) == ["experiment=agg_robustness,agg_outliers", "++experiment.scale=ci",
+                                           "runner.n_jobs=1", "-m", "algorithm.tie_break=stay", "+experiment.foo=1",
+                                           "~experiment.trials"]
+    # no swept group: nothing to rewrite (experiment.scale=ci,quick is itself the sweep)
+    argv = ["experiment=exp1_triplets", "experiment.scale=ci,quick", "experiment.trials=1", "-m"]
+    assert cli._sweep_level_safe(argv) == argv
+
+
+@pytest.mark.slow
+def test_multirun_over_experiments_with_a_key_of_theirs(tmp_path):
+    """``-m experiment=agg_robustness,agg_outliers experiment.scale=ci``: one ci folder per experiment."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
+    args = ["-m", "experiment=agg_robustness,agg_outliers", "experiment.scale=ci", "tracking=off", "report=false",
+            "runner.n_jobs=1", "runner.progress=false", f"paths.results={tmp_path / 'r'}"]
+    proc = subprocess.run([sys.executable, "-m", "ccexp", *args], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    got = {f.parent.parent.name: len(pd.read_parquet(f)) for f in (tmp_path / "r").rglob("ci/records.parquet")}
+    expected = {name: len(experiment_cases(name, "ci")[1]) for name in ("agg_robustness", "agg_outliers")}
+    assert got == expected and all(expected.values())
+    # a key that is not there is still refused in one line, before any job runs
+    bad = subprocess.run([sys.executable, "-m", "ccexp", *[a.replace("scale", "scal") for a in args]], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=600, env=env)
+    assert bad.returncode == 2 and bad.stderr.strip().startswith("ccexp: error: Could not override 'experiment.scal'")
+
+
 def test_a_folder_named_ccexp_in_the_current_folder_is_named_not_read_as_the_package(tmp_path):
     """Running from the folder that holds a clone: "valid algorithms are:" with an empty list, before."""
     (tmp_path / "ccexp" / "ccexp").mkdir(parents=True)  # a clone: the repository folder, no __init__.py
