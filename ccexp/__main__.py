@@ -29,7 +29,7 @@ from ._plugins import refuse_if_shadowed
 from .data import DataChecksumError, MissingDataError
 from .report import make_report
 from .report.reference_check import ReferenceFileError
-from .runner.compose import ConfigError, compose_config, normalize_overrides
+from .runner.compose import ConfigError, compose_config, list_options, normalize_overrides
 from .runner.config import experiment_description, resolve_run, with_algorithm_choice
 from .runner.layout import experiment_dir, split_label
 from .runner.preflight import (check_algorithm_values, check_dask_address, check_instances, check_results_folder,
@@ -288,10 +288,6 @@ def _multirun_jobs(overrides: list[str]) -> list[list[str]]:
     return [job for batch in BasicSweeper.split_arguments(parsed, None) for job in batch]
 
 
-#: The config groups of ``conf/`` (the root defaults list).
-_GROUPS = frozenset({"experiment", "algorithm", "dataset", "oracle", "runner", "tracking"})
-
-
 def _sweep_level_safe(argv: list[str]) -> list[str]:
     """``argv`` with each plain ``group.key=v`` under a *swept* group as ``++group.key=v``, for Hydra's multirun.
 
@@ -309,7 +305,8 @@ def _sweep_level_safe(argv: list[str]) -> list[str]:
     """
     overrides = _overrides_of(argv)
     parsed = OverridesParser.create().parse_overrides(overrides)
-    swept = {o.key_or_group for o in parsed if o.is_sweep_override() and o.key_or_group in _GROUPS}
+    # a swept config group (its options are configs, as list_options finds them), not a swept value
+    swept = {o.key_or_group for o in parsed if o.is_sweep_override() and list_options(o.key_or_group)}
     rewrite = {text for text, o in zip(overrides, parsed)
                if not o.is_sweep_override() and o.key_or_group.split(".")[0] in swept and "." in o.key_or_group
                and o.key_or_group.split("@")[0] == o.key_or_group and not text.startswith(("+", "~"))}
