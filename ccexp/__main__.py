@@ -9,6 +9,7 @@ writes the report (unless ``report=false``) and logs to MLflow (unless
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import sys
@@ -35,7 +36,7 @@ from .runner.layout import experiment_dir, split_label
 from .runner.preflight import (check_algorithm_values, check_dask_address, check_instances, check_results_folder,
                                describe_os_error)
 from .runner.spec import SweepSpec
-from .runner.sweep import RunnerOptions, run_sweep
+from .runner.sweep import RunnerOptions, SweepResult, run_sweep
 from .runner.tracking import check_tracking, log_sweep, sweep_params, tracking_uri
 
 log = logging.getLogger("ccexp")
@@ -69,13 +70,60 @@ def list_experiments() -> list[str]:
 def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     """Run the experiment described by a composed config; return a summary dict.
 
+    :func:`plan_run`, then :func:`~ccexp.runner.sweep.run_sweep` on its plan, then :func:`finish_run` (the report
+    and MLflow): :func:`main` calls the three itself, so that the sweep is one call from the command line.
+
     Raises
     ------
     ccexp.runner.config.ConfigError
         An override that cannot take effect or a malformed option (the
         command line prints its one-line message and exits 2).
     """
-    spec = resolve_run(cfg, overrides or [])
+    plan = plan_run(cfg, overrides or [])
+    return finish_run(plan, run_sweep(plan.sweep, plan.results, plan.options))
+
+
+@dataclasses.dataclass(frozen=True)
+class RunPlan:
+    """What :func:`plan_run` settled before any case runs: the sweep, where its records go, how it runs.
+
+    Attributes
+    ----------
+    experiment : dict
+        The experiment's config, its grids as the sweep runs them.
+    sweep : SweepSpec
+        The grid as expanded (what runs, and what run.json records).
+    results : Path
+        The results folder (absolute).
+    options : RunnerOptions
+        ``cfg.runner``, one job for a timing experiment.
+    label : str
+        The results label (the scale, or the scale and the overrides' hash).
+    uri : str or None
+        The MLflow tracking URI, checked to answer; None with ``tracking=off``.
+    report : bool
+        Whether :func:`finish_run` writes the report.
+    """
+
+    experiment: dict
+    sweep: SweepSpec
+    results: Path
+    options: RunnerOptions
+    label: str
+    uri: str | None
+    report: bool
+
+
+def plan_run(cfg: DictConfig, overrides: list[str]) -> RunPlan:
+    """Resolve a composed config into the sweep it runs, and refuse now what would fail later (one line each).
+
+    Raises
+    ------
+    ccexp.runner.config.ConfigError
+        An override that cannot take effect, a malformed option, a results folder or tracking store that cannot
+        be used, a swept value an estimator refuses.
+    """
+    spec = resolve_run(cfg, overrides)
     # the grids as the sweep runs them: an algorithm no grid lists joins the grids of the kinds it reads
     experiment, dataset, oracle = spec.placed_experiment(), spec.dataset, spec.oracle
     # paths.data is where every loader (in this process and in the workers it starts) reads real files
@@ -106,7 +154,12 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     check_instances(cases, targets=spec.targets)
     # what runs and what run.json records: the grid as resolve_run expanded it (issue 30, item 2)
     sweep = SweepSpec.of(experiment, cases, label=spec.label, targets=spec.targets)
-    result = run_sweep(sweep, results, RunnerOptions(**runner))
+    return RunPlan(experiment, sweep, results, RunnerOptions(**runner), spec.label, uri, bool(cfg.report))
+
+
+def finish_run(plan: RunPlan, result: SweepResult) -> dict:
+    """After the sweep: log its summary, write the report (``report=true``), log to MLflow; return a summary dict."""
+    experiment, results, label, uri = plan.experiment, plan.results, plan.label, plan.uri
     log.info(
         "%s (%s): %d cases (%d run now) in %.1f s -> %s",
         experiment["name"], experiment.get("scale"), result.n_cases, result.n_run, result.seconds,
@@ -116,21 +169,21 @@ def run(cfg: DictConfig, overrides: list[str] | None = None) -> dict:
     if result.error_summary():
         (log.warning if errors else log.info)("%s", result.error_summary())
     report_dir = None
-    if cfg.report:
+    if plan.report:
         # as `python -m ccexp.report NAME --scale LABEL` makes it, from the stored records: byte for byte the
         # same report (it used to get this run's records unfiltered, and dropped the grid's size; issue 32)
-        report_dir = make_report(experiment["name"], results_dir=results, scale=split_label(spec.label)[0],
-                                 label=spec.label)
+        report_dir = make_report(experiment["name"], results_dir=results, scale=split_label(label)[0],
+                                 label=label)
         log.info("report: %s", report_dir / "comparison.md")
     if uri is not None:
-        params = sweep_params(experiment, spec.label, result.n_cases, result.code_version)  # the records' own code
+        params = sweep_params(experiment, label, result.n_cases, result.code_version)  # the records' own code
         try:
             log_sweep(uri, experiment["name"], result.records, params, report_dir, results)
         except Exception as exc:  # noqa: BLE001 - any failure of the server or its database: the records stay
             raise TrackingFailed(
                 f"ccexp: tracking failed: {type(exc).__name__}: {_first_line(exc)}; the {result.n_cases} records are kept "
                 f"in {result.directory / 'records.parquet'}; once the server is back, log them (no case reruns): "
-                f"python -m ccexp.track {experiment['name']} --scale {spec.label} --results {results} --uri {uri}"
+                f"python -m ccexp.track {experiment['name']} --scale {label} --results {results} --uri {uri}"
             ) from exc
     return {"n_cases": result.n_cases, "n_run": result.n_run, "directory": str(result.directory), "errors": errors}
 
@@ -252,7 +305,10 @@ def main() -> None:
         if plain:
             task = _as_hydra_job(cfg)
             with one_line_errors():
-                run(task, [*extra, *job])
+                # run()'s three steps, so that the sweep is one call from here (issue 30: a parameter reaches
+                # the code that uses it in at most 4 calls from main)
+                plan = plan_run(task, [*extra, *job])
+                finish_run(plan, run_sweep(plan.sweep, plan.results, plan.options))
             return
         if len(added) == 1:  # jobs that all run one algorithm, the same: its config composes algorithm.<param>
             argv = list(added.pop()) + argv  # before Hydra's flags, whose argparse takes overrides first

@@ -11,6 +11,7 @@ costs a retry of the tasks not yet stored (see ``max_retries``).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import math
 import os
@@ -347,7 +348,11 @@ def run_sweep(spec: SweepSpec, results_dir: str | Path, options: RunnerOptions |
                     for attempt in range(opt.max_retries + 1):
                         try:
                             with _parallel(opt.backend, opt.n_jobs) as parallel:
-                                for records in parallel(delayed(run_instance)(t, book.context) for t in book.tasks):
+                                # one job: the tasks run here, one after the other, as joblib's sequential backend
+                                # would run them, without its frames between this loop and the task (issue 30)
+                                done = (map(run_instance, book.tasks, itertools.repeat(book.context)) if parallel is None
+                                        else parallel(delayed(run_instance)(t, book.context) for t in book.tasks))
+                                for records in done:
                                     book.store(records)
                             break
                         except worker_lost as exc:
@@ -536,8 +541,14 @@ class _Bookkeeping:
 
 @contextlib.contextmanager
 def _parallel(backend: str, n_jobs: int) -> Iterator[Parallel]:
-    """The joblib ``Parallel`` of one attempt: records come back as each task ends (``generator_unordered``)."""
-    if backend == "dask":
+    """The joblib ``Parallel`` of one attempt: records come back as each task ends (``generator_unordered``).
+
+    ``None`` for one job on this machine (``n_jobs=1``, any backend but Dask): the sweep then calls the tasks
+    itself, in order, in this process, which is what joblib does for ``n_jobs=1``.
+    """
+    if backend != "dask" and n_jobs == 1:
+        yield None
+    elif backend == "dask":
         # The backend of dask_client's parallel_config, sized by the cluster.
         # Every task goes to the scheduler at once (tasks are small): an
         # adaptive cluster (dask-jobqueue's adapt()) scales to the whole

@@ -28,10 +28,13 @@ from .vertex_cover import REDUNDANT_ORDERS, VC_ORDERS, triplet_vertex_cover
 TIE_BREAKS = {"stay": K.TIE_STAY, "first": K.TIE_FIRST, "last": K.TIE_LAST, "random": K.TIE_RANDOM}
 
 
-def triplet_local_search(
-    triplets: np.ndarray, n_items: int, labels: np.ndarray, *, max_passes: int, tie_break: str, random_state=None,
-):
-    """Run Algorithm 2 from ``labels`` until no item moves.
+class SearchState:
+    """Algorithm 2 of Ukkonen (2017) between two passes: the clustering, each item's triplets, the work arrays.
+
+    :meth:`step` runs one pass of lines 4-12 (every item, in index order, moved to the cluster of line 8;
+    ``_kernels.local_search_pass``) and line 13's relabelling.  The caller holds the loop ("until no item
+    moves") and its cap, so that the cap is applied where it is read (issue 30, item 7: one-pass kernels
+    driven from Python over one state).
 
     Parameters
     ----------
@@ -39,14 +42,68 @@ def triplet_local_search(
         Validated triplets, outlier last.
     n_items : int
     labels : int64 array (n_items,)
-        Initial clustering (any integer ids in ``[0, n_items)``); not modified.
-    max_passes : int
-        Safety cap (no default here: the estimator's signature holds it); with ``tie_break="stay"`` Algorithm 2 terminates on its
-        own because every move strictly lowers s(f, T).
+        Initial clustering (any integer ids in ``[0, n_items)``); copied, not modified.
     tie_break : {"first", "stay", "last", "random"}
         See :class:`TripletLocalSearch`.
     random_state : int, Generator or None
         Draws the ties of ``tie_break="random"`` (one uniform per item and pass).
+
+    Attributes
+    ----------
+    labels : int64 array (n_items,)
+        The clustering after the last pass, contiguous ids ``0 .. h-1``.
+    n_passes : int
+    converged : bool
+        Whether the last pass moved no item (False before the first pass).
+
+    Notes
+    -----
+    One pass costs O(|T| + n): each item looks only at its own triplets
+    (see ``_kernels.local_search_pass``).
+    """
+
+    def __init__(self, triplets: np.ndarray, n_items: int, labels: np.ndarray, *, tie_break: str, random_state=None):
+        if tie_break not in TIE_BREAKS:
+            raise ValueError(f"tie_break must be one of {tuple(TIE_BREAKS)}, got {tie_break!r}")
+        self.labels = check_labels(labels, "labels", n_items=n_items)  # a new array of codes < n_items: never cast
+        self._k_new = relabel_first_appearance(self.labels)
+        self._partners = K.item_partners(triplets, n_items)  # indptr, first, second
+        self._gain = np.zeros(2 * n_items + 1, dtype=np.int64)
+        self._touched = np.empty(2 * n_items + 1, dtype=np.int64)
+        self._mode = TIE_BREAKS[tie_break]
+        self._rng = check_random_state(random_state) if tie_break == "random" else None
+        self._draws = np.zeros(n_items if self._rng is not None else 1, dtype=np.float64)
+        self.n_passes = 0
+        self._moved = 1
+
+    def step(self) -> bool:
+        """One pass over the items; True if an item moved (Algorithm 2 goes on), False once none did."""
+        self.n_passes += 1
+        if self._rng is not None:
+            self._draws = self._rng.random(self.labels.size)
+        self._moved, self._k_new = K.local_search_pass(*self._partners, self.labels, self._k_new, self._gain,
+                                                       self._touched, self._mode, self._draws)
+        self._k_new = relabel_first_appearance(self.labels)
+        return self._moved != 0
+
+    @property
+    def converged(self) -> bool:
+        """Whether the last pass moved no item (False before the first pass)."""
+        return self._moved == 0
+
+
+def triplet_local_search(
+    triplets: np.ndarray, n_items: int, labels: np.ndarray, *, max_passes: int, tie_break: str, random_state=None,
+):
+    """Run Algorithm 2 from ``labels`` until no item moves, or for ``max_passes`` passes.
+
+    Parameters
+    ----------
+    triplets, n_items, labels, tie_break, random_state
+        As :class:`SearchState`'s.
+    max_passes : int
+        Safety cap (no default here: the estimator's signature holds it); with ``tie_break="stay"`` Algorithm 2
+        terminates on its own because every move strictly lowers s(f, T).
 
     Returns
     -------
@@ -55,33 +112,11 @@ def triplet_local_search(
     n_passes : int
     converged : bool
         False if ``max_passes`` ran out while items still moved.
-
-    Notes
-    -----
-    One pass costs O(|T| + n): each item looks only at its own triplets
-    (see ``_kernels.local_search_pass``).
     """
-    labels = check_labels(labels, "labels", n_items=n_items)  # a new array of codes < n_items: never cast
-    k_new = relabel_first_appearance(labels)
-    indptr, first, second = K.item_partners(triplets, n_items)
-    gain = np.zeros(2 * n_items + 1, dtype=np.int64)
-    touched = np.empty(2 * n_items + 1, dtype=np.int64)
-    if tie_break not in TIE_BREAKS:
-        raise ValueError(f"tie_break must be one of {tuple(TIE_BREAKS)}, got {tie_break!r}")
-    mode = TIE_BREAKS[tie_break]
-    rng = check_random_state(random_state) if tie_break == "random" else None
-    draws = np.zeros(n_items if rng is not None else 1, dtype=np.float64)
-    n_passes = 0
-    moved = 1
-    while n_passes < max_passes:
-        n_passes += 1
-        if rng is not None:
-            draws = rng.random(n_items)
-        moved, k_new = K.local_search_pass(indptr, first, second, labels, k_new, gain, touched, mode, draws)
-        k_new = relabel_first_appearance(labels)
-        if moved == 0:
-            break
-    return labels, n_passes, moved == 0
+    state = SearchState(triplets, n_items, labels, tie_break=tie_break, random_state=random_state)
+    while state.n_passes < max_passes and state.step():
+        pass
+    return state.labels, state.n_passes, state.converged
 
 
 class TripletLocalSearch(TripletEstimator):
@@ -198,9 +233,12 @@ class TripletLocalSearch(TripletEstimator):
             init = np.arange(n_items, dtype=np.int64)
         else:
             init = np.zeros(n_items, dtype=np.int64)
-        self.labels_, self.n_passes_, self.converged_ = triplet_local_search(
-            T_used, n_items, init, max_passes=max_passes, tie_break=self.tie_break, random_state=ls_seed
-        )
+        # Algorithm 2's "repeat ... until no item moves", capped at max_passes: the loop of triplet_local_search,
+        # here, where the cap is read (issue 30: 4 calls from the command line to its use)
+        search = SearchState(T_used, n_items, init, tie_break=self.tie_break, random_state=ls_seed)
+        while search.n_passes < max_passes and search.step():
+            pass
+        self.labels_, self.n_passes_, self.converged_ = search.labels, search.n_passes, search.converged
         if perm is not None:
             self.labels_ = self.labels_[perm].copy()  # item i's label is that of perm[i]
             relabel_first_appearance(self.labels_)
