@@ -92,13 +92,11 @@ class RunPlan:
     experiment : dict
         The experiment's config, its grids as the sweep runs them.
     sweep : SweepSpec
-        The grid as expanded (what runs, and what run.json records).
+        The grid as expanded (what runs, and what run.json records), and its results label.
     results : Path
         The results folder (absolute).
     options : RunnerOptions
         ``cfg.runner``, one job for a timing experiment.
-    label : str
-        The results label (the scale, or the scale and the overrides' hash).
     uri : str or None
         The MLflow tracking URI, checked to answer; None with ``tracking=off``.
     report : bool
@@ -109,7 +107,6 @@ class RunPlan:
     sweep: SweepSpec
     results: Path
     options: RunnerOptions
-    label: str
     uri: str | None
     report: bool
 
@@ -154,12 +151,12 @@ def plan_run(cfg: DictConfig, overrides: list[str]) -> RunPlan:
     check_instances(cases, targets=spec.targets)
     # what runs and what run.json records: the grid as resolve_run expanded it (issue 30, item 2)
     sweep = SweepSpec.of(experiment, cases, label=spec.label, targets=spec.targets)
-    return RunPlan(experiment, sweep, results, RunnerOptions(**runner), spec.label, uri, bool(cfg.report))
+    return RunPlan(experiment, sweep, results, RunnerOptions(**runner), uri, bool(cfg.report))
 
 
 def finish_run(plan: RunPlan, result: SweepResult) -> dict:
     """After the sweep: log its summary, write the report (``report=true``), log to MLflow; return a summary dict."""
-    experiment, results, label, uri = plan.experiment, plan.results, plan.label, plan.uri
+    experiment, results, label, uri = plan.experiment, plan.results, plan.sweep.label, plan.uri
     log.info(
         "%s (%s): %d cases (%d run now) in %.1f s -> %s",
         experiment["name"], experiment.get("scale"), result.n_cases, result.n_run, result.seconds,
