@@ -11,16 +11,51 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 from importlib import resources
 from pathlib import Path
 
 from hydra import compose, initialize_config_module
 from hydra.core.global_hydra import GlobalHydra
+from hydra.utils import get_object
 from omegaconf import DictConfig, OmegaConf
 
 
 class ConfigError(ValueError):
     """An override or option that cannot take effect; the message is one line saying what to write instead."""
+
+
+def signature_default(*, _node_, _parent_):
+    """``key: ${default:}`` in a group's yaml: the default of ``key`` in the signature of the yaml's ``_target_``.
+
+    A parameter's default is declared once, in the signature of the class or
+    factory that builds the object (issue 30).  A yaml of ``conf/algorithm``,
+    ``conf/dataset`` or ``conf/oracle`` lists the parameters that a run may
+    change (its keys enter each case's identity and seeds, so the list is
+    chosen, not generated); each value that is the signature's default is
+    written ``${default:}`` and read from there when the config is resolved.
+    ``python -m ccexp algorithm=NAME --cfg job --resolve`` prints the values.
+
+    A tuple default resolves to a list (OmegaConf holds no tuples).
+
+    Raises
+    ------
+    ValueError
+        When the node has no ``_target_`` beside it, or the target takes no
+        parameter of that name, or the parameter has no default.
+    """
+    key = _node_._key()
+    target = _parent_.get("_target_") if isinstance(_parent_, DictConfig) else None
+    if target is None:
+        raise ValueError(f"{key}: ${{default:}} needs a _target_ beside it, whose signature holds the default")
+    params = inspect.signature(get_object(target)).parameters
+    if key not in params or params[key].default is inspect.Parameter.empty:
+        raise ValueError(f"{key}: ${{default:}} but {target} has no default for a parameter {key!r}")
+    value = params[key].default
+    return list(value) if isinstance(value, tuple) else value
+
+
+OmegaConf.register_new_resolver("default", signature_default, replace=True)
 
 
 def omegaconf_message(err: Exception) -> str:

@@ -13,11 +13,13 @@ by Hydra (:func:`group_config`), and Hydra's own override parser only says
 one line that says what to write instead (:class:`ConfigError`).
 
 Parameter defaults live in one place: the factory's signature (the estimator's
-``__init__``, the loader's or oracle's function).  The yaml files restate
-them so that ``algorithm.tie_break=stay`` is a plain override and the run's
-records list every parameter; ``tests/test_config.py`` proves, for every
-registered name, that the yaml equals the signature, and
-:func:`check_params` refuses a key the factory does not take.
+``__init__``, the loader's or oracle's function).  The yaml files list the
+parameters a run may change, so that ``algorithm.tie_break=stay`` is a plain
+override and the run's records list every parameter, and write each value
+``${default:}``, which :func:`~ccexp.runner.compose.signature_default` reads
+from the signature when the config is resolved; ``tests/test_config.py``
+refuses a yaml value that copies a default, and :func:`check_params` refuses a
+key the factory does not take.
 """
 
 from __future__ import annotations

@@ -540,7 +540,7 @@ class _Bookkeeping:
 
 
 @contextlib.contextmanager
-def _parallel(backend: str, n_jobs: int) -> Iterator[Parallel]:
+def _parallel(backend: str, n_jobs: int) -> Iterator[Parallel | None]:
     """The joblib ``Parallel`` of one attempt: records come back as each task ends (``generator_unordered``).
 
     ``None`` for one job on this machine (``n_jobs=1``, any backend but Dask): the sweep then calls the tasks
