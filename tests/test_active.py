@@ -376,20 +376,26 @@ def test_presets_fill_only_what_is_left_unset():
 def test_presets_reach_the_local_search(monkeypatch, preset, first_k, restarts, passes):
     from ccexp.algorithms.active import estimator as E
 
-    calls = []
-    real = E._local_search
+    starts = []  # per restart of Algorithm 2: [k of its random start, max_passes the kernel got]
+    real_labels, real_search = E.K.random_labels, E.K.local_search_sums
 
-    def spy(S, k, n_restarts, eta, max_passes, rng, **kw):
-        calls.append((k, n_restarts, max_passes))
-        return real(S, k, n_restarts, eta, max_passes, rng, **kw)
+    def labels_spy(n, k, seed):
+        starts.append([k])
+        return real_labels(n, k, seed)
 
-    monkeypatch.setattr(E, "_local_search", spy)
+    def search_spy(S, ST, labels, seed, eta, max_passes, M, smax):
+        starts[-1].append(max_passes)
+        return real_search(S, ST, labels, seed, eta, max_passes, M, smax)
+
+    monkeypatch.setattr(E.K, "random_labels", labels_spy)
+    monkeypatch.setattr(E.K, "local_search_sums", search_spy)
     y = np.repeat(np.arange(4), 6)
     est = ActiveCorrelationClustering("maxexp", max_queries=20, batch_size=10, preset=preset, random_state=0)
     est.fit(PairwiseSimilarityOracle(y, gamma=0.2, preset=preset, random_state=0))
     # the first clustering starts from N clusters (paper) or sigma_0's 10 random ones (authors' code)
-    assert calls[0] == (first_k, restarts, passes)
-    assert all(c[1:] == (restarts, passes) for c in calls) and len(calls) == 3
+    assert len(est.history_) == 3 and len(starts) == 3 * restarts  # T restarts per clustering
+    assert [s[0] for s in starts[:restarts]] == [first_k] * restarts
+    assert all(s[1] == passes for s in starts)
 
 
 def test_zero_noise_uniform_querying_of_all_edges_recovers_the_truth():
@@ -550,16 +556,19 @@ def test_objective_is_that_of_the_last_clustering_whatever_stops_the_run(monkeyp
     # step's answers change S, so it is what the local search would have returned for it
     from ccexp.algorithms.active import estimator as E
 
-    seen = []
-    real = E._local_search
+    seen, similarity = [], []
+    real_search, real_relabel = E.K.local_search_sums, E.K.relabel_first_appearance
 
-    def spy(*args, **kw):
-        kw["objective"] = True
-        out = real(*args, **kw)
-        seen.append(out[1])
-        return out
+    def search_spy(S, *args):
+        similarity[:] = [S]
+        return real_search(S, *args)
 
-    monkeypatch.setattr(E, "_local_search", spy)
+    def relabel_spy(labels):  # the best restart's clustering, before the step's answers change S
+        real_relabel(labels)
+        seen.append(max_correlation_objective(similarity[0], labels))
+
+    monkeypatch.setattr(E.K, "local_search_sums", search_spy)
+    monkeypatch.setattr(E.K, "relabel_first_appearance", relabel_spy)
     y = np.repeat(np.arange(3), 6)
     budget = {"budget": 60, "callback": 10**4, "exhausted": 10**4}[stop]
     est = ActiveCorrelationClustering("maxexp", max_queries=budget, batch_size=25, tau=3, random_state=1)

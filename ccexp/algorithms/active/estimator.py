@@ -19,9 +19,10 @@ from sklearn.utils._param_validation import Interval, Options, RealNotInt, StrOp
 from ..._validation import check_positive_int, check_random_state, unknown_name_error
 from ...problem_oracle import PairwiseSimilarityOracle
 from ...registry import ALGORITHMS
-from ..base import RANDOM_STATE, ProblemEstimator
+from ...problem import Problem
+from ..base import RANDOM_STATE, ProblemEstimator, validate_params, validates_params_first
 from . import _kernels as K
-from .local_search import ETA, _local_search
+from .local_search import ETA
 from .strategies import EXPLORATIONS, STRATEGIES, BatchSelector
 
 INITS = ("random", "kmeans")
@@ -301,6 +302,7 @@ class ActiveCorrelationClustering(ProblemEstimator):
         return KMeans(n_clusters=k, init="k-means++", n_init=1, random_state=seed).fit(X).labels_
 
     # -- fitting ------------------------------------------------------------
+    @validates_params_first
     def fit(self, oracle, y=None, X=None, callback=None):
         """Run Algorithm 1 against ``oracle`` (``query(u, v) -> answers``, ``n_items``).
 
@@ -316,13 +318,20 @@ class ActiveCorrelationClustering(ProblemEstimator):
             ``callback(n_queries, labels) -> bool`` after every clustering;
             True stops the run (a runner's convergence rule).
         """
-        return self._fit(oracle, X, {}, callback)
+        validate_params(self)
+        return self.fit_problem(Problem(n_items=int(oracle.n_items), X=X, oracle=oracle), callback)
 
+    @validates_params_first
     def fit_problem(self, problem, callback=None):
-        oracle = problem.require("oracle", type(self).__name__)
-        return self._fit(oracle, problem.X, problem.meta, callback)
+        """Algorithm 1 on ``problem.oracle`` (``problem.X`` for a k-means sigma_0; ``problem.meta`` its k).
 
-    def _fit(self, oracle, X, meta, callback):
+        The loop of Algorithm 1 and the restarts of Algorithm 2 are written here, around the kernel of one
+        restart (``_kernels.local_search_sums``), so that ``max_passes``, ``n_restarts`` and ``eta`` go from
+        the runner's call to the code that applies them in one call (issue 30).
+        """
+        validate_params(self)
+        oracle = problem.require("oracle", type(self).__name__)
+        X, meta = problem.X, problem.meta
         if hasattr(oracle, "session"):
             oracle = oracle.session()
         n = int(oracle.n_items)
@@ -353,11 +362,22 @@ class ActiveCorrelationClustering(ProblemEstimator):
         # an upper bound on max |S| for the local search's rounding bounds: the running maximum
         # of what S has held (any bound gives the same clustering; this one saves a read of S)
         smax = K.abs_max(S)
+        M = np.empty_like(S)  # the local search's per-cluster sums, a workspace every restart overwrites
         self.status_ = "ok"
         self.stop_reason_ = "budget"
         while True:
             t0 = time.perf_counter()
-            labels, _, _ = _local_search(S, k, n_restarts, eta, max_passes, rng, smax=smax, objective=False)  # line 5
+            # line 5: Algorithm 2 (local_search.py) on S, which is exactly symmetric (both triangles are set
+            # together), so it is its own transpose; T restarts from random clusterings with min(k, N)
+            # clusters (its lines 2-7), the best objective kept (lines 30-33)
+            best = -np.inf
+            for _ in range(n_restarts):
+                seeds = rng.integers(0, 2**31 - 1, size=2)
+                start = K.random_labels(n, min(k, n), int(seeds[0]))
+                delta, _ = K.local_search_sums(S, S, start, int(seeds[1]), eta, max_passes, M, smax)
+                if delta > best:
+                    best, labels = delta, start
+            K.relabel_first_appearance(labels)
             t_cluster = time.perf_counter() - t0
             timings["cluster"] += t_cluster
             k = int(labels.max()) + 1
