@@ -25,8 +25,12 @@ def _sweep_in_process(tmp_path, monkeypatch, *overrides):
     return pd.read_parquet(Path(summary["directory"]) / "records.parquet")
 
 
-def _main_in_process(tmp_path, monkeypatch, *overrides):
-    """``python -m ccexp`` itself (:func:`ccexp.__main__.main`) in this process, on the grid of :func:`_sweep_in_process`.
+#: the grid of :func:`_sweep_in_process`: exp1's ci grid with Ls-AD-VC alone
+EXP1_LS_AD_VC = ("experiment=exp1_triplets", "experiment.scale=ci", "experiment.algorithms=[ls_ad_vc]")
+
+
+def _main_in_process(tmp_path, monkeypatch, *overrides, grid=EXP1_LS_AD_VC):
+    """``python -m ccexp`` itself (:func:`ccexp.__main__.main`) in this process, on ``grid`` (one trial).
 
     ``main`` sets up Hydra's job as Hydra's own main would (its logging: a console handler on the root logger;
     :class:`HydraConfig`): both are put back afterwards, so later tests of this process log as before.
@@ -41,8 +45,7 @@ def _main_in_process(tmp_path, monkeypatch, *overrides):
         monkeypatch.setenv("CCEXP_DATA_DIR", os.environ["CCEXP_DATA_DIR"])
     else:
         monkeypatch.delenv("CCEXP_DATA_DIR", raising=False)
-    monkeypatch.setattr(sys, "argv", ["ccexp", "experiment=exp1_triplets", "experiment.scale=ci",
-                                      "experiment.algorithms=[ls_ad_vc]", "experiment.trials=1", *overrides,
+    monkeypatch.setattr(sys, "argv", ["ccexp", *grid, "experiment.trials=1", *overrides,
                                       f"paths.results={tmp_path}", "tracking=off", "report=false", "runner.n_jobs=1",
                                       "runner.progress=false"])
     root = logging.getLogger()
@@ -53,7 +56,8 @@ def _main_in_process(tmp_path, monkeypatch, *overrides):
         root.handlers[:] = handlers
         root.setLevel(level)
         HydraConfig.instance().cfg = None
-    (records,) = Path(tmp_path, "exp1_triplets").glob("*/records.parquet")
+    experiment = next(o for o in grid if o.startswith("experiment=")).split("=", 1)[1]
+    (records,) = Path(tmp_path, experiment).glob("*/records.parquet")
     return pd.read_parquet(records)
 
 
@@ -123,6 +127,44 @@ def test_max_passes_from_the_command_line_reaches_the_records_and_the_kernel(tmp
     # the modules: __main__, the sweep, the task, the family's base, the algorithm
     assert [m for m, _ in stack] == ["ccexp.__main__", "ccexp.runner.sweep", "ccexp.runner.execute",
                                      "ccexp.algorithms.triplets.base", "ccexp.algorithms.triplets.local_search"], where
+
+
+def test_acc_max_passes_reaches_the_local_search_kernel_in_4_calls(tmp_path, monkeypatch):
+    """Aronsson's ``max_passes`` (issue 30: "and every other parameter"), as the test above follows Ukkonen's.
+
+    ``+algorithm.max_passes=1`` (the acc configs leave the key to the preset, so it is added) on acc_random_init's
+    ci grid with acc_uniform: every restart's kernel call gets 1 and makes one pass, the records say 1, and the
+    frame that hands the cap to the kernel (``ActiveCorrelationClustering.fit_problem``, whose loop holds the
+    restarts of Algorithm 2 around the one-restart kernel) is 4 calls from :func:`ccexp.__main__.main`.  It was 7
+    (main -> run_sweep -> run_instance -> the validation wrapper -> fit_problem -> _fit -> _local_search).
+    """
+    import ccexp.__main__ as cli
+    from ccexp.algorithms.active import _kernels as K
+    from ccexp.runner.execute import warm_up
+
+    warm_up(["acc_uniform"])
+    passes, stacks = [], []
+    real = K.local_search_sums
+
+    def counting(S, ST, labels, seed, eta, max_passes, M, smax):
+        out = real(S, ST, labels, seed, eta, max_passes, M, smax)
+        passes.append((max_passes, out[1]))
+        if not stacks:
+            stacks.append(_calls_to(sys._getframe(1), cli.main))
+        return out
+
+    monkeypatch.setattr(K, "local_search_sums", counting)
+    grid = ("experiment=acc_random_init", "experiment.scale=ci", "experiment.algorithms=[acc_uniform]")
+    one = _main_in_process(tmp_path / "one", monkeypatch, "+algorithm.max_passes=1", grid=grid)
+    assert len(one) > 0 and (one["algorithm.max_passes"] == 1).all()
+    assert len(passes) > len(one) and set(passes) == {(1, 1)}  # every restart: the cap 1, one pass
+
+    (stack,) = stacks
+    where = " -> ".join(f"{m}.{f}" for m, f in stack)
+    assert len(stack) - 1 <= 4, f"{len(stack) - 1} calls: {where}"
+    assert stack == [("ccexp.__main__", "main"), ("ccexp.runner.sweep", "run_sweep"),
+                     ("ccexp.runner.execute", "run_instance"),
+                     ("ccexp.algorithms.active.estimator", "fit_problem")], where
 
 
 def test_each_fit_records_its_cpu_time_and_run_json_sums_them_beside_the_load(tmp_path, monkeypatch):

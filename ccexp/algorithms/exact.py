@@ -36,7 +36,7 @@ from ..cc.exact import PairObjective, cc_exact, cc_lp, pair_index
 from ..objectives.clusterings import dense_weights
 from ..registry import ALGORITHMS
 from .active.local_search import max_correlation_clustering
-from .base import RANDOM_STATE, ProblemEstimator
+from .base import RANDOM_STATE, ProblemEstimator, validate_params, validates_params_first
 
 
 def _fixed_similarity(problem) -> np.ndarray:
@@ -147,7 +147,9 @@ class CCExact(_PairEstimator):
         self.lp = lp
         self.random_state = random_state
 
+    @validates_params_first
     def fit_problem(self, problem):
+        validate_params(self)
         obj = pair_objective(problem)
         W = signed_weights(problem)
         # a heuristic incumbent: KwikCluster on the signed weights
@@ -176,7 +178,9 @@ class CCPivot(_PairEstimator):
         self.n_runs = n_runs
         self.random_state = random_state
 
+    @validates_params_first
     def fit_problem(self, problem):
+        validate_params(self)
         labels = pivot(_graph(signed_weights(problem)), random_state=self.random_state, n_runs=self.n_runs)
         return self._finish(problem, labels)
 
@@ -196,7 +200,9 @@ class CCMaxCorLS(_PairEstimator):
         self.n_restarts = n_restarts
         self.random_state = random_state
 
+    @validates_params_first
     def fit_problem(self, problem):
+        validate_params(self)
         labels, _ = max_correlation_clustering(signed_weights(problem), n_restarts=self.n_restarts,
                                                random_state=self.random_state)
         return self._finish(problem, labels)

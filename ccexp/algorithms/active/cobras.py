@@ -48,7 +48,7 @@ from sklearn.utils._param_validation import Interval
 from ..._validation import check_random_state
 from ...problem_oracle import PairwiseSimilarityOracle
 from ...registry import ALGORITHMS
-from ..base import RANDOM_STATE, ProblemEstimator
+from ..base import RANDOM_STATE, ProblemEstimator, validate_params, validates_params_first
 from . import _cobras_kernels as CK
 from .estimator import ActiveCorrelationClustering
 
@@ -440,15 +440,19 @@ class COBRAS(ProblemEstimator):
         self.n_init = n_init
         self.random_state = random_state
 
+    @validates_params_first
     def fit(self, oracle, y=None, X=None, callback=None):
         """Run COBRAS on the features ``X`` (N, d) against ``oracle`` (``n_items``, ``query(u, v)``).
 
         ``callback(n_queries, labels) -> bool`` is called at every recorded
         step; True stops the run.
         """
+        validate_params(self)
         return self._fit(oracle, X, callback)
 
+    @validates_params_first
     def fit_problem(self, problem, callback=None):
+        validate_params(self)
         return self._fit(problem.require("oracle", type(self).__name__), problem.X, callback)
 
     def _budget_and_batch(self, n: int):

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..._validation import check_random_state
 from ...registry import ALGORITHMS
-from ..base import RANDOM_STATE, ProblemEstimator
+from ..base import RANDOM_STATE, ProblemEstimator, validate_params, validates_params_first
 from .estimator import ActiveCorrelationClustering
 
 
@@ -113,11 +113,15 @@ class QECC(ProblemEstimator):
         self.batch_size = batch_size
         self.random_state = random_state
 
+    @validates_params_first
     def fit(self, oracle, y=None, callback=None):
         """Run against ``oracle`` (``n_items``, ``query(u, v)``; a fresh ``session()`` if it has one)."""
+        validate_params(self)
         return self._fit(oracle, callback)
 
+    @validates_params_first
     def fit_problem(self, problem, callback=None):
+        validate_params(self)
         return self._fit(problem.require("oracle", type(self).__name__), callback)
 
     def _fit(self, oracle, callback):

@@ -26,7 +26,7 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions
 from ..._validation import check_random_state
 from ...cc.labels import relabel_contiguous
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator
+from ..base import ProblemEstimator, validate_params, validates_params_first
 from ...objectives.clusterings import EncodedClusterings, check_p, encode
 
 #: Figure 1 of the paper: three clusterings of six objects (rows = clusterings).
@@ -91,12 +91,16 @@ class AggregationEstimator(ProblemEstimator):
             p = problem.meta.get("missing_p", 0.5) if problem is not None else 0.5
         return check_p(p)
 
+    @validates_params_first
     def fit(self, clusterings, y=None):
         """Aggregate ``clusterings`` (int array (m clusterings, n items), ``-1`` missing); sets ``labels_``."""
+        validate_params(self)
         enc = clusterings if isinstance(clusterings, EncodedClusterings) else encode(clusterings, self._p())
         return self._fit_encoded(enc)
 
+    @validates_params_first
     def fit_problem(self, problem):
+        validate_params(self)
         C = problem.require("clusterings", type(self).__name__)
         return self._fit_encoded(encode(C, self._p(problem)))
 
@@ -169,12 +173,14 @@ class CategoricalEstimator(ProblemEstimator):
     #: parameters of :meth:`warmup` besides ``n_clusters=2``
     _warmup_params: dict = {}
 
+    @validates_params_first
     def fit(self, clusterings, y=None):
         """Cluster the items of ``clusterings`` (int array (m clusterings, n items), ``-1`` missing).
 
         A subclass with ``item_order="random"`` (LIMBO, ROCK) reads the records in
         an order drawn from ``random_state``; ``labels_`` keep the caller's order.
         """
+        validate_params(self)
         C = np.asarray(clusterings)
         if C.ndim != 2:
             raise ValueError(f"clusterings must have shape (m clusterings, n items), got {C.shape}")
@@ -191,8 +197,10 @@ class CategoricalEstimator(ProblemEstimator):
         self.labels_ = relabel_contiguous(back)
         return self
 
+    @validates_params_first
     def fit_problem(self, problem):
         """Cluster the problem's items; each input clustering is one categorical attribute."""
+        validate_params(self)
         return self.fit(problem.require("clusterings", type(self).__name__))
 
     def _fit_table(self, T):  # pragma: no cover - abstract

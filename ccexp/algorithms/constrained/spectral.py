@@ -22,7 +22,7 @@ from threadpoolctl import threadpool_limits
 from ..._validation import as_index_array, check_features, check_positive_int, unknown_name_error
 from ...registry import ALGORITHMS
 from .._n_clusters import n_clusters_for_fit, n_clusters_of
-from ..base import RANDOM_STATE, FeatureEstimator
+from ..base import RANDOM_STATE, FeatureEstimator, validate_params, validates_params_first
 
 SCALINGS = ("symmetric", "none")
 #: Kernel widths of the Gaussian k-NN graph (issue 34's ablation; the paper states none):
@@ -205,15 +205,19 @@ class PairwiseEstimator(FeatureEstimator):
 
     supervision = "must_link"
 
+    @validates_params_first
     def fit(self, X, y=None, *, must_link=None, cannot_link=None):
         """Cluster the rows of ``X`` under the must-link / cannot-link pairs (``y`` ignored)."""
+        validate_params(self)
         X = self._validate_X(X)
         n = X.shape[0]
         ml = as_index_array(np.empty((0, 2)) if must_link is None else must_link, "must_link", n, 2)
         cl = as_index_array(np.empty((0, 2)) if cannot_link is None else cannot_link, "cannot_link", n, 2)
         return self._fit(X, ml, cl, n_clusters_for_fit(self))
 
+    @validates_params_first
     def fit_problem(self, problem):
+        validate_params(self)
         X = self._validate_X(problem.require("X", type(self).__name__))
         return self._fit(X, pairs_of(problem, "must_link"), pairs_of(problem, "cannot_link"), n_clusters_of(self, problem))
 

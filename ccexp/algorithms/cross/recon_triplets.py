@@ -28,6 +28,7 @@ from ..._validation import as_index_array, unknown_name_error
 from ...registry import ALGORITHMS
 from .._n_clusters import n_clusters_of
 from ..relative.recon import ReCon
+from ..base import validate_params, validates_params_first
 
 
 def triplets_as_relative(triplets, n_items: int) -> np.ndarray:
@@ -79,7 +80,9 @@ class ReConOnTriplets(ReCon):
     reads = ("triplets",)
     needs_features = True
 
+    @validates_params_first
     def fit_problem(self, problem):
+        validate_params(self)
         if self.on_inconsistent not in ("greedy", "raise"):
             raise unknown_name_error("on_inconsistent rule", self.on_inconsistent, ("greedy", "raise"))
         X = problem.require("X", type(self).__name__)

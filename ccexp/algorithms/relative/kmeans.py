@@ -20,7 +20,7 @@ from ..._validation import as_index_array, check_positive_int
 from ...objectives.relative import partition_violations
 from ...registry import ALGORITHMS
 from .._n_clusters import n_clusters_for_fit, n_clusters_of
-from ..base import FeatureEstimator
+from ..base import FeatureEstimator, validate_params, validates_params_first
 from .recon import CONSTRAINTS, POSITIVE_INT
 from .svm_metric import SVMMetric
 
@@ -61,13 +61,17 @@ class KMeansBaseline(FeatureEstimator):
         self.svm_C = svm_C
         self.random_state = random_state
 
+    @validates_params_first
     def fit(self, X, y=None, *, relative=None):
         """Cluster the rows of ``X`` (``relative``: rows ``(a, b, c)`` = ``ab|c``, for the metric; ``y`` ignored)."""
+        validate_params(self)
         X = self._validate_X(X)
         R = as_index_array(np.empty((0, 3)) if relative is None else relative, "relative", X.shape[0], 3)
         return self._fit(X, R, n_clusters_for_fit(self))
 
+    @validates_params_first
     def fit_problem(self, problem):
+        validate_params(self)
         X = self._validate_X(problem.require("X", type(self).__name__))
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
         return self._fit(X, R, n_clusters_of(self, problem))

@@ -21,7 +21,7 @@ from ..._validation import as_index_array, check_positive_int, unknown_name_erro
 from ...objectives.relative import partition_violations
 from ...registry import ALGORITHMS
 from .._n_clusters import n_clusters_for_fit, n_clusters_of
-from ..base import RANDOM_STATE, FeatureEstimator
+from ..base import RANDOM_STATE, FeatureEstimator, validate_params, validates_params_first
 from ._agglomerate import recon_agglomerate
 from .cut import SPLIT_ORDERS, cut_hierarchy
 from .hierarchy import greedy_consistent_subset, is_consistent
@@ -255,13 +255,17 @@ class ReCon(_HierarchyEstimator):
         self.svm_C = svm_C
         self.random_state = random_state
 
+    @validates_params_first
     def fit(self, X, y=None, *, relative=None):
         """Cluster the rows of ``X`` under the constraints ``relative`` (rows ``(a, b, c)`` = ``ab|c``; ``y`` ignored)."""
+        validate_params(self)
         X = self._validate_X(X)
         R = as_index_array(np.empty((0, 3)) if relative is None else relative, "relative", X.shape[0], 3)
         return self._fit(X, R, n_clusters_for_fit(self), use_constraints=True)
 
+    @validates_params_first
     def fit_problem(self, problem):
+        validate_params(self)
         X = self._validate_X(problem.require("X", type(self).__name__))
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
         return self._fit(X, R, n_clusters_of(self, problem), use_constraints=True)
@@ -302,12 +306,16 @@ class Hierarchical(_HierarchyEstimator):
         self.split = split
         self.random_state = random_state
 
+    @validates_params_first
     def fit(self, X, y=None):
         """Cluster the rows of ``X`` (``y`` ignored)."""
+        validate_params(self)
         X = self._validate_X(X)
         return self._fit(X, np.empty((0, 3), dtype=np.int64), n_clusters_for_fit(self), use_constraints=False)
 
+    @validates_params_first
     def fit_problem(self, problem):
+        validate_params(self)
         X = self._validate_X(problem.require("X", type(self).__name__))
         R = problem.relative if problem.relative is not None else np.empty((0, 3), dtype=np.int64)
         return self._fit(X, R, n_clusters_of(self, problem), use_constraints=False)
