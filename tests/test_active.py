@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -396,6 +397,48 @@ def test_presets_reach_the_local_search(monkeypatch, preset, first_k, restarts, 
     assert len(est.history_) == 3 and len(starts) == 3 * restarts  # T restarts per clustering
     assert [s[0] for s in starts[:restarts]] == [first_k] * restarts
     assert all(s[1] == passes for s in starts)
+
+
+@pytest.mark.parametrize("preset", ["paper", "authors"])
+def test_the_estimators_clustering_step_is_algorithm_2_as_the_public_function_runs_it(preset):
+    """Line 5 of Algorithm 1 in ``fit_problem`` (the restarts around the kernel, written there so its parameters
+    reach the kernel in one call) gives what ``local_search._local_search``, the restarts of
+    ``max_correlation_clustering``, gives on the same matrix, number of clusters and generator state.
+
+    Checked at the third clustering, on a noisy matrix (two batches of answers at gamma 0.4), where the restarts'
+    random starts decide the result: the generator's state is taken when the last batch is asked (nothing draws
+    from it between the question and the next clustering), the matrix is the one the run ends with (it stops
+    before the next answers).
+    """
+    from ccexp.algorithms.active.estimator import PRESET_PARAMS, SAFETY_PASSES
+    from ccexp.algorithms.active.local_search import ETA, _local_search
+
+    class Asked:  # the oracle, noting the generator's state at each question
+        def __init__(self, oracle, rng):
+            self.oracle, self.rng, self.n_items, self.states = oracle.session(), rng, oracle.n_items, []
+
+        def query(self, u, v):
+            self.states.append(copy.deepcopy(self.rng.bit_generator.state))
+            return self.oracle.query(u, v)
+
+    y = np.repeat(np.arange(4), 12)
+    rng = np.random.default_rng(3)
+    oracle = Asked(PairwiseSimilarityOracle(y, gamma=0.4, random_state=0), rng)
+    est = ActiveCorrelationClustering("maxexp", batch_size=100, preset=preset, random_state=rng)
+    est.fit(oracle, callback=lambda n_queries, labels: n_queries >= 200)
+    assert len(est.history_) == 3 and len(oracle.states) == 2
+    p = PRESET_PARAMS[preset]
+    again = np.random.default_rng()
+    again.bit_generator.state = oracle.states[-1]
+    k = est.history_[-2]["n_clusters"]
+    labels, objective, _ = _local_search(est.similarity_, k, p["n_restarts"], ETA, p["max_passes"] or SAFETY_PASSES,
+                                         again)
+    np.testing.assert_array_equal(est.labels_, labels)
+    assert est.objective_ == objective
+    # the restarts decide it: other generator states give other clusterings
+    others = [_local_search(est.similarity_, k, p["n_restarts"], ETA, p["max_passes"] or SAFETY_PASSES,
+                            np.random.default_rng(seed))[0] for seed in range(5)]
+    assert sum(not np.array_equal(other, labels) for other in others) >= 3
 
 
 def test_zero_noise_uniform_querying_of_all_edges_recovers_the_truth():

@@ -48,16 +48,18 @@ def max_correlation_objective(S, labels) -> float:
 def _local_search(S, k, n_restarts, eta, max_passes, rng, ST=None, smax=None, objective=True):
     """Algorithm 2 on a validated matrix; returns (labels, objective, passes per restart).
 
-    ``objective=False`` returns None for the objective: the exact sum of
-    Eq. 5 costs about 0.1 ms at N = 1000, and the active loop needs it for
-    its last clustering only (it computes it there, on the same S).
+    The restarts of :func:`max_correlation_clustering` (and of the benches).
+    The active estimator writes the same loop around the same kernel in its
+    ``fit_problem``, so that its parameters reach the kernel in one call
+    (issue 30); ``tests/test_active.py`` holds the two to the same clustering.
+
+    ``objective=False`` returns None for the objective (the exact sum of
+    Eq. 5 costs about 0.1 ms at N = 1000).
 
     ``ST`` is the C-contiguous transpose of ``S``; None when ``S`` is exactly
-    symmetric (the active loop's matrix is: both triangles are set together).
-    ``smax`` is an upper bound on max |S| (None: computed here).  The kernel's
-    rounding bounds grow with it, so any bound keeps the run bitwise the same
-    (a looser one only lets fewer visits skip the exact sums); the active
-    loop passes the running maximum of what it has written into ``S``.
+    symmetric.  ``smax`` is an upper bound on max |S| (None: computed here).
+    The kernel's rounding bounds grow with it, so any bound keeps the run
+    bitwise the same (a looser one only lets fewer visits skip the exact sums).
     """
     n = S.shape[0]
     ST = S if ST is None else ST
