@@ -55,12 +55,12 @@ def first_reads(name: str) -> tuple[dict[str, list[str]], list[str]]:
 
     def spy(self, attr):
         if caller is not None and self is est and attr in params and attr not in reads:
-            frames, f = [], sys._getframe(1)
+            frames, checking, f = [], False, sys._getframe(1)
             while f is not None and f is not caller:
                 frames.append(f.f_code.co_name)
+                checking |= f.f_code.co_name in VALIDATION or f.f_globals.get("__name__", "").startswith("sklearn")
                 f = f.f_back
-            if f is caller and not VALIDATION & set(frames) and not any(
-                    g.f_globals.get("__name__", "").startswith("sklearn") for g in _frames(sys._getframe(1), caller)):
+            if f is caller and not checking:
                 reads[attr] = frames
         return real(self, attr)
 
@@ -72,12 +72,6 @@ def first_reads(name: str) -> tuple[dict[str, list[str]], list[str]]:
         caller = None
         del type(est).__getattribute__
     return reads, sorted(params - set(reads))
-
-
-def _frames(f, stop):
-    while f is not None and f is not stop:
-        yield f
-        f = f.f_back
 
 
 def main(argv=None) -> int:
