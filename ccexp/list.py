@@ -70,7 +70,11 @@ _HEADERS = {"algorithms": ("algorithm", "reads", "features", "paper"),
 
 def format_table(what: str, width: int | None = 160) -> str:
     """``rows(what)`` as aligned text columns; the last column cut at the line ``width`` (None: never)."""
-    table = [_HEADERS[what], *rows(what)]
+    return _aligned([_HEADERS[what], *rows(what)], width)
+
+
+def _aligned(table: list[tuple[str, ...]], width: int | None) -> str:
+    """Rows as text columns, each but the last padded to its widest cell; the last cut at the line ``width``."""
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]) - 1)]
     lines = []
     for r in table:
@@ -107,11 +111,9 @@ def parameter_rows(what: str, name: str) -> list[tuple[str, str, str, str]]:
 
 
 def format_parameters(what: str, name: str) -> str:
-    """:func:`parameter_rows` as aligned columns under the config's header comment and ``_target_``."""
+    """:func:`parameter_rows` as aligned columns under the config's header comment."""
     table = [("parameter", "value", "from", "about"), *parameter_rows(what, name)]
-    widths = [max(len(r[i]) for r in table) for i in range(3)]
-    head = f"{name}: {config_header(what[:-1], name)}"
-    return "\n".join([head, *(("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[3]).rstrip() for r in table)])
+    return f"{name}: {config_header(what[:-1], name)}\n" + _aligned(table, None)
 
 
 def main(argv: list[str] | None = None) -> int:
