@@ -37,9 +37,10 @@ import ccexp
 #: module itself and everything below it ("ccexp.cc" matches "ccexp.cc._kernels");
 #: the group "api" is the package's own ``__init__`` only.
 LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
-    # validation helpers, the name -> factory registries, the version, where the shipped files are
-    (0, "base", ("ccexp._validation", "ccexp._plugins", "ccexp._version", "ccexp._installed", "ccexp.kinds",
-                 "ccexp.registry")),
+    # validation helpers, the name -> factory registries, the version, where the shipped files are,
+    # where numba caches the kernels
+    (0, "base", ("ccexp._validation", "ccexp._plugins", "ccexp._version", "ccexp._installed", "ccexp._kernel_cache",
+                 "ccexp.kinds", "ccexp.registry")),
     # what each registered algorithm reads and each oracle gives, looked up by name
     (1, "capabilities", ("ccexp.capabilities",)),
     # the correlation-clustering core (kernels, graphs, exact solver, contingency tables)

@@ -9,8 +9,8 @@ runs: the ``ccexp`` console script at ``scale=ci``, the report, the help
 page, and a run with the example plugin installed beside it.  Everything
 must come from the installed package (configs, each paper's
 ``reference.csv`` and README, the paper runs' ``run.json``); results go to
-``./results`` of that folder; numba's cache falls back to the user's cache
-folder and the second run loads every kernel from it (``NUMBA_DEBUG_CACHE``
+``./results`` of that folder; numba's cache goes to the user's cache folder
+(``ccexp/_kernel_cache.py``) and the second run loads every kernel from it (``NUMBA_DEBUG_CACHE``
 shows no kernel saved again).  The wall times of the two runs are printed
 (``-s``), never asserted.
 """
@@ -104,7 +104,7 @@ def test_the_wheel_runs_from_an_empty_folder_with_a_read_only_site_packages(tmp_
     comparison = (out / "comparison.md").read_text()
     # the paper's numbers came from the installed reference.csv: rows judged, none "not run" for want of them
     assert re.search(r"verdicts: \d+ reproduced", comparison) and "reference numbers not found" not in comparison
-    cache = tmp_path / "cache" / "numba"
+    cache = tmp_path / "cache" / "ccexp" / "numba"  # $XDG_CACHE_HOME/ccexp/numba/kernels-<fingerprint>
     assert list(cache.rglob("*.nbi")), "numba cached nothing in the user's cache folder"
 
     # again, into another results folder (every case runs): every kernel comes from the cache

@@ -1,0 +1,106 @@
+"""Where numba keeps ccexp's compiled kernels: one directory per version of the kernels' sources.
+
+numba's on-disk cache (``@njit(cache=True)``) checks only the source file
+of the function it loads.  A kernel that calls a kernel of another module
+is stored with the callee compiled into it, so after an edit of the callee
+alone (``_compat_peel.py`` but not ``_agglomerate.py``, which calls it) the
+caller's stale copy keeps running the old callee, silently, and a record
+would name a code version that did not run.  Measured on this repository:
+ReCon kept running the unedited TestCompatibility after an edit of
+``_compat_peel.py``, until its cache was removed.
+
+So ccexp gives numba a cache directory keyed by a fingerprint of every
+module of the package that mentions numba (the kernels and the functions
+they call): an edit of any of them moves every kernel to a fresh, empty
+directory and each compiles again from the current sources.  An edit of
+any other module (the runner, the reports) keeps the compiled kernels.
+Rule for kernel authors: a kernel reads globals only from modules that
+mention numba (numba freezes a global's value into the compiled code).
+
+The base directory is ``NUMBA_CACHE_DIR`` if set, else
+``$XDG_CACHE_HOME/ccexp/numba`` (``~/.cache/ccexp/numba``); a base
+that cannot be written falls back to the system's temporary directory.
+Directories of other fingerprints unused for :data:`PRUNE_AFTER_DAYS` are
+removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+
+#: a fingerprint's directory unused this long is removed by the next configure
+PRUNE_AFTER_DAYS = 30
+
+_PREFIX = "kernels-"
+
+
+def kernel_fingerprint(package_root: Path) -> str:
+    """SHA-256 (16 hex digits) of the paths and bytes of the package's modules that mention numba.
+
+    Parameters
+    ----------
+    package_root : Path
+        The package directory (``ccexp/``).
+    """
+    digest = hashlib.sha256()
+    for path in sorted(Path(package_root).rglob("*.py")):
+        data = path.read_bytes()
+        if b"numba" not in data:
+            continue
+        digest.update(path.relative_to(package_root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(data)
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _base_dir() -> Path:
+    value = os.environ.get("NUMBA_CACHE_DIR")
+    if value:
+        base = Path(value).expanduser()
+        # a child process inherits the directory its parent chose: take its parent
+        return base.parent if base.name.startswith(_PREFIX) else base
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "ccexp" / "numba"
+
+
+def _prune(base: Path, keep: Path) -> None:
+    """Remove the other fingerprints' directories unused for :data:`PRUNE_AFTER_DAYS`."""
+    cutoff = time.time() - PRUNE_AFTER_DAYS * 86400
+    for old in base.glob(_PREFIX + "*"):
+        try:
+            if old != keep and old.is_dir() and old.stat().st_mtime < cutoff:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:  # another process removed it first
+            pass
+
+
+def configure_kernel_cache(package_root: Path) -> Path:
+    """Point numba's cache at the directory of the current kernels' fingerprint; return it.
+
+    Must run before the kernel modules are imported: numba reads
+    ``numba.config.CACHE_DIR`` when ``@njit(cache=True)`` decorates a
+    function.  Also sets ``NUMBA_CACHE_DIR`` in the environment, so that
+    worker processes (loky, Dask, subprocesses) use the same directory.
+    """
+    fingerprint = kernel_fingerprint(package_root)
+    base = _base_dir()
+    path = base / f"{_PREFIX}{fingerprint}"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        os.utime(path)  # in use: not pruned
+    except OSError:
+        base = Path(tempfile.gettempdir()) / f"ccexp-numba-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+        path = base / f"{_PREFIX}{fingerprint}"
+        path.mkdir(parents=True, exist_ok=True)
+    _prune(base, path)
+    os.environ["NUMBA_CACHE_DIR"] = str(path)
+    numba.config.CACHE_DIR = str(path)
+    return path
