@@ -194,7 +194,9 @@ def _assert_peel_matches_reference(X, R):
     np.testing.assert_array_equal(Zb, Zr)
     logical = ("candidates", "forbidden", "compatibility_tests", "incompatible", "rescans")
     assert [cp[k] for k in logical] == [cr[k] for k in logical]
-    return cr
+    # the answers that certificates gave without peeling were checked against the reference too
+    assert cb["certified"] == cp["certified"] <= cp["incompatible"] and cr["certified"] == 0
+    return cr, cb
 
 
 @settings(max_examples=60, deadline=None)
@@ -209,7 +211,7 @@ def test_peeling_compatibility_test_equals_the_recursion(n, seed, kind, ties):
 
 def test_peeling_equals_the_recursion_where_it_fails_deep():
     """Two classes and about |D| constraints: the regime of deep incompatibilities (Transfusion)."""
-    n_tests = n_incompatible = 0
+    n_tests = n_incompatible = n_certified = 0
     for seed in range(6):
         rng = np.random.default_rng(seed)
         n = 150
@@ -219,10 +221,12 @@ def test_peeling_equals_the_recursion_where_it_fails_deep():
             X = np.round(X, 1)
         ds = ccexp.data.Dataset(name="toy", y=y, X=X)
         R = ccexp.make_problem("relative_random", ds, fraction=1.0, random_state=seed).relative
-        c = _assert_peel_matches_reference(X, R)
+        c, both = _assert_peel_matches_reference(X, R)
         n_tests += c["compatibility_tests"]
         n_incompatible += c["incompatible"]
+        n_certified += both["certified"]
     assert n_incompatible > 1000 and n_tests > n_incompatible  # both answers were exercised
+    assert 100 < n_certified < n_incompatible  # ... and the certificates, beside peeling
 
 
 def test_unknown_compatibility_test_is_rejected():

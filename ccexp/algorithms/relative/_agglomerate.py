@@ -24,7 +24,8 @@ State, as named tuples of arrays (layouts in the modules that use them):
     ``comps`` (:mod:`._constraint_state`), ``luf``
     (:class:`~._compat_levels.StampedUnionFind`), ``peel``
     (:class:`~._compat_peel.PeelScratch`), ``uf_parent``, ``uf_size``,
-    ``fill`` (n,) scratch for peeling; ``levels`` (three slot-triple arrays)
+    ``fill`` (n,) scratch for peeling, ``cert`` (n, n) int32 the
+    incompatibility certificates (see :func:`_test_peel`); ``levels`` (three slot-triple arrays)
     and ``luf`` for the reference; both of them, sharing ``luf``.
 """
 
@@ -51,7 +52,7 @@ from ._linkage_queue import dist2, heap_down, heap_remove, heap_up, heap_update,
 
 Clusters = namedtuple("Clusters", ["C", "size", "alive", "cid", "slot_of", "head", "tail", "nxt", "cnt"])
 LinkageQueue = namedtuple("LinkageQueue", ["D", "rej", "nn", "mind", "heap", "pos"])
-PeelWork = namedtuple("PeelWork", ["inc", "comps", "luf", "peel", "uf_parent", "uf_size", "fill"])
+PeelWork = namedtuple("PeelWork", ["inc", "comps", "luf", "peel", "uf_parent", "uf_size", "fill", "cert"])
 ReferenceWork = namedtuple("ReferenceWork", ["levels", "luf"])
 BothWork = namedtuple("BothWork", ["peel", "reference"])
 
@@ -110,7 +111,8 @@ def _peel_work(n, m, luf=None):
         np.empty(m + n + 1, dtype=np.int64),
     )
     luf = _stamped_union_find(n) if luf is None else luf
-    return PeelWork(inc, comps, luf, peel, np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+    scratch = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+    return PeelWork(inc, comps, luf, peel, *scratch, np.zeros((n, n), dtype=np.int32))
 
 
 def _reference_work(n, m, luf=None):
@@ -149,13 +151,66 @@ def _new_queue(C, alive):
 
 
 @njit(cache=True)
-def _test_peel(i, j, slots, cons, work, stale, tick, counters):
-    """TestCompatibility by peeling; rebuilds the state's incidence and components first when ``stale``."""
+def _test_peel(i, j, slots, cons, work, stale, tick, counters, n_merges):
+    """TestCompatibility by peeling, unless a certificate already shows the pair incompatible.
+
+    Rebuilds the state's incidence and components first when ``stale``.
+
+    Notes
+    -----
+    Certificates (``counters[8]`` counts the tests they answer): the test
+    finds the largest ``S'`` holding ``i, j`` with ``G(S')`` connected
+    (:func:`~._compat_peel.test_compatibility_peel`), and the pair is
+    incompatible iff ``|S'| > 2``.  A merge of two clusters maps ``S'`` to
+    a set that is still connected in the new state: a constraint's edge
+    survives its relabelling, except the edges of ``ab|c`` whose ``a, b``
+    the merge joined, which it contracts; and a ``c`` merged into a
+    cluster of ``S'`` only adds edges.  The set loses a slot only when the
+    merge joins two of its own.  So ``|S'| - (merges since)`` stays a lower
+    bound, for the pair and for the clusters either of them merges into
+    (:func:`_inherit_certificates`), and while it is at least 3 the pair is
+    incompatible without a test.  ``cert[i, j]`` holds ``|S'| + n_merges``
+    at the test.  In the reference's words: a pair is rejected again only
+    after one of its clusters merged, and a merge with a third cluster
+    rarely frees a pair that needed many clusters joined first.
+    """
+    cert = work.cert
+    if cert[i, j] - n_merges >= 3:
+        counters[8] += 1
+        return False, tick, stale
     if stale:
         slot_incidence(cons, work.inc, work.fill)
         state_components(slots, cons, work.comps, work.uf_parent, work.uf_size, work.fill)
-    ok, tick = test_compatibility_peel(i, j, slots, cons, work.inc, work.comps, work.luf, work.peel, tick, counters)
-    return ok, tick, False
+    size, tick = test_compatibility_peel(i, j, slots, cons, work.inc, work.comps, work.luf, work.peel, tick, counters)
+    if size > 2:
+        cert[i, j] = size + n_merges
+        cert[j, i] = size + n_merges
+    return size <= 2, tick, False
+
+
+@njit(cache=True)
+def _inherit_peel_certificates(cert, keep, gone):
+    """The merged cluster ``keep`` holds the certificates of both its parts (the larger bound)."""
+    for x in range(cert.shape[0]):
+        c = max(cert[keep, x], cert[gone, x])
+        cert[keep, x] = c
+        cert[x, keep] = c
+
+
+def _inherit_certificates(work, keep, gone):
+    """After a merge, by the type of ``work`` (see the overload); numba-compiled callers only."""
+    raise NotImplementedError("only callable from numba-compiled code")
+
+
+@overload(_inherit_certificates)
+def _inherit_certificates_by_work(work, keep, gone):
+    """Peeling's certificates pass to the merged cluster (:func:`_test_peel`); the reference keeps none."""
+    kind = getattr(work, "instance_class", None)
+    if kind is PeelWork:
+        return lambda work, keep, gone: _inherit_peel_certificates(work.cert, keep, gone)
+    if kind is BothWork:
+        return lambda work, keep, gone: _inherit_peel_certificates(work.peel.cert, keep, gone)
+    return lambda work, keep, gone: None
 
 
 @njit(cache=True)
@@ -165,13 +220,13 @@ def _test_reference(i, j, slots, cons, work, stale, tick, counters):
     return ok, tick, stale
 
 
-def _test_compatibility(work, i, j, slots, cons, stale, tick, counters):
+def _test_compatibility(work, i, j, slots, cons, stale, tick, counters, n_merges):
     """Line 11 of ReCon, by the type of ``work`` (see the overload); numba-compiled callers only."""
     raise NotImplementedError("only callable from numba-compiled code")
 
 
 @overload(_test_compatibility)
-def _test_compatibility_by_work(work, i, j, slots, cons, stale, tick, counters):
+def _test_compatibility_by_work(work, i, j, slots, cons, stale, tick, counters, n_merges):
     """TestCompatibility by peeling (:class:`PeelWork`), the reference recursion (:class:`ReferenceWork`), or both.
 
     Each implementation returns ``(ok, tick, stale)``.  Peeling rebuilds the
@@ -185,20 +240,20 @@ def _test_compatibility_by_work(work, i, j, slots, cons, stale, tick, counters):
     kind = getattr(work, "instance_class", None)
     if kind is PeelWork:
 
-        def peel(work, i, j, slots, cons, stale, tick, counters):
-            return _test_peel(i, j, slots, cons, work, stale, tick, counters)
+        def peel(work, i, j, slots, cons, stale, tick, counters, n_merges):
+            return _test_peel(i, j, slots, cons, work, stale, tick, counters, n_merges)
 
         return peel
     if kind is ReferenceWork:
 
-        def reference(work, i, j, slots, cons, stale, tick, counters):
+        def reference(work, i, j, slots, cons, stale, tick, counters, n_merges):
             return _test_reference(i, j, slots, cons, work, stale, tick, counters)
 
         return reference
     if kind is BothWork:
 
-        def both(work, i, j, slots, cons, stale, tick, counters):
-            ok, tick, stale = _test_peel(i, j, slots, cons, work.peel, stale, tick, counters)
+        def both(work, i, j, slots, cons, stale, tick, counters, n_merges):
+            ok, tick, stale = _test_peel(i, j, slots, cons, work.peel, stale, tick, counters, n_merges)
             ok_ref, tick, stale = _test_reference(i, j, slots, cons, work.reference, stale, tick, counters)
             if ok_ref != ok:
                 counters[7] += 1
@@ -283,12 +338,13 @@ def _agglomerate(X, R, inc_ptr, inc_con, work):
         (``n_merges`` of them; the rest is zero).
     n_merges : int
         ``n - 1`` for a complete hierarchy, fewer at a dead end.
-    counters : int64 array (8,)
+    counters : int64 array (9,)
         Candidate pairs examined, forbidden pairs (line 9),
         TestCompatibility calls, incompatible pairs, nearest-neighbour
         rescans, the work inside TestCompatibility (levels and constraints
         scanned by the recursion; connectivity checks and constraints and
-        edges visited by peeling), and disagreements of the two (mode 2).
+        edges visited by peeling), disagreements of the two (mode 2), and
+        the calls that a certificate answered without peeling (modes 0 and 2).
 
     Notes
     -----
@@ -322,7 +378,7 @@ def _agglomerate(X, R, inc_ptr, inc_con, work):
     lq = _new_queue(cl.C, cl.alive)
     D, rej, nn, mind, heap, pos = lq.D, lq.rej, lq.nn, lq.mind, lq.heap, lq.pos
     alive, cnt, head, nxt, size = cl.alive, cl.cnt, cl.head, cl.nxt, cl.size
-    counters = np.zeros(8, dtype=np.int64)
+    counters = np.zeros(9, dtype=np.int64)
     Z = np.zeros((max(n - 1, 0), 4))
     tick = 1
     stale = True  # the state's incidence and components need a rebuild
@@ -347,7 +403,8 @@ def _agglomerate(X, R, inc_ptr, inc_con, work):
                 ok = False
             elif work is not None:
                 counters[2] += 1
-                ok, tick, stale = _test_compatibility(work, i, j, heap[:n_alive], cons, stale, tick, counters)
+                ok, tick, stale = _test_compatibility(work, i, j, heap[:n_alive], cons, stale, tick, counters,
+                                                      n_merges)
                 if not ok:
                     counters[3] += 1
         if not ok:
@@ -359,6 +416,8 @@ def _agglomerate(X, R, inc_ptr, inc_con, work):
             continue
         Z[n_merges, 2] = np.sqrt(D[i, j])
         keep, gone = _merge(i, j, n_merges, Z, cl, cons, R, inc_ptr, inc_con)
+        if work is not None:
+            _inherit_certificates(work, keep, gone)
         stale = True
         n_merges += 1
         n_alive -= 1

@@ -266,7 +266,12 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
 
     Returns
     -------
-    ok : bool
+    size : int
+        ``|S'|``, the largest set of slots holding ``i, j`` whose ``G(S')``
+        is connected (defined below): the merge is compatible iff it is 2.
+        A larger ``S'`` stays connected, less at most one slot per merge,
+        after the merges that follow (the driver's certificates, see
+        :func:`~._agglomerate._test_peel`).
     tick : int
         Next unused mark value.
 
@@ -302,12 +307,12 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
     """
     n_alive = slots.shape[0]
     if n_alive <= 2:
-        return True, tick0
+        return n_alive, tick0
     # the first level from the state's components: those of i and j, joined by the pair's edge
     ri = comps.comp[i]
     rj = comps.comp[j]
     if comps.n_comp[0] - (1 if ri != rj else 0) == 1:
-        return False, tick0
+        return n_alive, tick0  # G of all the clusters is connected
     S_mark, vis, qa, qb, qx, qy = sc.in_s, sc.vis, sc.qa, sc.qb, sc.qx, sc.qy
     test = PeelTest(i, j, tick0)
     st = tick0
@@ -315,7 +320,7 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
     tick = tick0 + 2
     n_s, nq = _first_level(test, comps, cons, sc, tick0)
     if n_s <= 2:
-        return True, tick
+        return n_s, tick
     while n_s > 2 and nq > 0:
         if nq * RELEVEL > n_s:
             # many pairs to check: one union-find level over S is cheaper
@@ -370,4 +375,6 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
                 qy[nq] = i
                 nq += 1
             nq = _peel(comp, n_c, test, tst, nq, cons, inc, sc)
-    return n_s <= 2, tick
+    return n_s, tick
+
+

@@ -58,10 +58,11 @@ def constrained_linkage(X: np.ndarray, R: np.ndarray, check_compatibility: bool 
         which can dead-end (Section 4.2's example).
     compatibility_test : {"peel", "reference", "both"}
         How TestCompatibility is answered: by peeling one graph (default,
-        fast), by the level-by-level recursion (the reference), or both
-        with the reference's answer used and their disagreements counted
-        (``counters["disagreements"]``, for the tests).  The merges do not
-        depend on it.
+        fast; a pair that an earlier test's certificate still shows
+        incompatible is answered without peeling), by the level-by-level
+        recursion (the reference), or both with the reference's answer
+        used and their disagreements counted (``counters["disagreements"]``,
+        for the tests).  The merges do not depend on it.
 
     Returns
     -------
@@ -76,7 +77,8 @@ def constrained_linkage(X: np.ndarray, R: np.ndarray, check_compatibility: bool 
         ``test_levels`` and ``test_constraint_visits`` (the work inside
         TestCompatibility: levels and constraints scanned by the recursion,
         connectivity checks and constraints and edges visited by peeling),
-        ``disagreements`` (see ``compatibility_test``).
+        ``disagreements`` (see ``compatibility_test``), ``certified`` (the
+        tests answered by a certificate, counted among the incompatible ones).
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     R = np.ascontiguousarray(R, dtype=np.int64).reshape(-1, 3)
@@ -86,7 +88,7 @@ def constrained_linkage(X: np.ndarray, R: np.ndarray, check_compatibility: bool 
     mode = COMPATIBILITY_TESTS.index(compatibility_test)
     Z, n_merges, c = recon_agglomerate(X, R, indptr, con, bool(check_compatibility), mode)
     names = ("candidates", "forbidden", "compatibility_tests", "incompatible", "rescans", "test_levels",
-             "test_constraint_visits", "disagreements")
+             "test_constraint_visits", "disagreements", "certified")
     return Z, int(n_merges), dict(zip(names, (int(v) for v in c)))
 
 
