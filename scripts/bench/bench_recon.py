@@ -7,7 +7,8 @@
    target <= 10 s (the paper: "within a few minutes").  Reports the number
    of TestCompatibility calls and the work inside them, from the
    estimator's ``counters_``.
-2. The same on Digits-389 with 3,000 constraints and on Transfusion with
+2. The same on Letters-3000 (most of recon_runtime's time) and Digits-389
+   with 3,000 constraints, and on Transfusion with
    |D| = 748 constraints (two classes: most nearest partners of a grown
    cluster are incompatible, so many TestCompatibility calls fail deep in
    the recursion): no target, for the paper-scale budget.
@@ -15,8 +16,9 @@
    constraints: no target, for comparison.
 4. The agglomeration alone (``constrained_linkage``) on the Letters-IJLT
    and Transfusion cases with each TestCompatibility: peeling (the
-   default) and the level-by-level recursion (the reference, and the
-   implementation before peeling); same merges and calls, different work.
+   default, with its certificates) and the level-by-level recursion (the
+   reference, and the implementation before peeling); same merges and
+   calls, different work.
 
 Medians of ``--repeats`` timed calls after one untimed warm-up (numba
 compilation or cache load stays out).  Writes ``results/bench/bench_recon.json``.
@@ -61,6 +63,7 @@ def _row(name, dataset, m, algorithm, repeats, target=None):
         "forbidden": c.get("forbidden"),
         "test_levels": c.get("test_levels"),
         "test_constraint_visits": c.get("test_constraint_visits"),
+        "certified": c.get("certified"),
         "f_measure": ccexp.score(est.labels_, ds.y)["f_measure"],
     }
 
@@ -80,7 +83,8 @@ def _kernel_row(dataset, m, compatibility_test, repeats):
         "min_s": res["min"],
         "max_s": res["max"],
         "target_s": None,
-        **{k: c[k] for k in ("compatibility_tests", "incompatible", "test_levels", "test_constraint_visits")},
+        **{k: c[k] for k in ("compatibility_tests", "incompatible", "certified", "test_levels",
+                             "test_constraint_visits")},
     }
 
 
@@ -104,14 +108,16 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     t1 = [_row("target", "letters_ijlt", 3000, "recon", args.repeats, TARGET_S)]
-    t2 = [_row("other data", "digits389", 3000, "recon", args.repeats),
+    t2 = [_row("other data", "letters3000", 3000, "recon", args.repeats),
+          _row("other data", "digits389", 3000, "recon", args.repeats),
           _row("other data", "transfusion", 748, "recon", args.repeats)]
     t3 = [_row("all schemes", "letters_ijlt", 3000, a, max(1, args.repeats // 2))
           for a in ("recon", "recon_svm", "kmeans_svm", "hierarchical", "kmeans")]
-    t4 = [_kernel_row(d, m, how, args.repeats) for d, m in (("letters_ijlt", 3000), ("transfusion", 748))
+    t4 = [_kernel_row(d, m, how, args.repeats)
+          for d, m in (("letters_ijlt", 3000), ("letters3000", 3000), ("transfusion", 748))
           for how in ("peel", "reference")]
     cols = ["dataset", "constraints", "algorithm", "median", "min–max", "target", "result", "compatibility_tests",
-            "incompatible", "forbidden", "test_levels", "test_constraint_visits", "f_measure"]
+            "incompatible", "certified", "forbidden", "test_levels", "test_constraint_visits", "f_measure"]
     print("## 1. ReCon + Euclidean, Letters-IJLT, 3,000 random constraints\n")
     print(markdown_table(_display(t1), cols))
     print("\n## 2. ReCon + Euclidean on other data (no target)\n")
@@ -120,7 +126,7 @@ def main(argv=None) -> int:
     print(markdown_table(_display(t3), ["algorithm", "median", "min–max", "f_measure"]))
     print("\n## 4. The agglomeration alone: TestCompatibility by peeling vs the level-by-level recursion\n")
     print(markdown_table(_display(t4), ["dataset", "constraints", "compatibility_test", "median", "min–max",
-                                        "compatibility_tests", "incompatible", "test_levels",
+                                        "compatibility_tests", "incompatible", "certified", "test_levels",
                                         "test_constraint_visits"]))
     path = write_results("bench_recon", {"target": t1, "other_data": t2, "all_schemes": t3, "kernel": t4},
                          extra={"repeats": args.repeats, "warmup": 1}, out_dir=args.out)
