@@ -229,6 +229,51 @@ def test_peeling_equals_the_recursion_where_it_fails_deep():
     assert 100 < n_certified < n_incompatible  # ... and the certificates, beside peeling
 
 
+def _greatest_connected_set(n, R, i, j):
+    """Plain Python: shrink S to the component of i in G(S) (an edge a b per ab|c inside S, and i j) until stable."""
+    S = set(range(n))
+    while True:
+        adj = {v: set() for v in S}
+        adj[i].add(j)
+        adj[j].add(i)
+        for a, b, c in R:
+            if a in S and b in S and c in S:
+                adj[a].add(b)
+                adj[b].add(a)
+        seen, todo = {i}, [i]
+        while todo:
+            for w in adj[todo.pop()] - seen:
+                seen.add(w)
+                todo.append(w)
+        if seen == S:
+            return len(S)
+        S = seen
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 12), st.integers(0, 2**31), st.sampled_from(["tree", "classes", "random"]))
+def test_peeling_returns_the_size_of_the_greatest_connected_set(n, seed, kind):
+    """The size the certificates rely on, for every pair of the first state, against a plain-Python fixed point."""
+    from ccexp.algorithms.relative._agglomerate import _peel_work
+    from ccexp.algorithms.relative._compat_peel import test_compatibility_peel
+    from ccexp.algorithms.relative._constraint_state import ConstraintSlots, slot_incidence, state_components
+
+    rng = np.random.default_rng(seed)
+    R = _random_relative(n, rng, kind)
+    R = R[R[:, 0] != R[:, 1]]
+    work = _peel_work(n, len(R))
+    cons = ConstraintSlots(R[:, 0].copy(), R[:, 1].copy(), R[:, 2].copy(), np.ones(len(R), dtype=np.bool_))
+    slots = np.arange(n, dtype=np.int64)
+    slot_incidence(cons, work.inc, work.fill)
+    state_components(slots, cons, work.comps, work.uf_parent, work.uf_size, work.fill)
+    counters = np.zeros(9, dtype=np.int64)
+    tick = 1
+    for i, j in itertools.combinations(range(n), 2):
+        size, tick = test_compatibility_peel(i, j, slots, cons, work.inc, work.comps, work.luf, work.peel, tick,
+                                             counters)
+        assert size == _greatest_connected_set(n, R.tolist(), i, j), (i, j)
+
+
 def test_unknown_compatibility_test_is_rejected():
     with pytest.raises(ValueError, match="compatibility_test"):
         constrained_linkage(np.zeros((3, 1)), np.array([[0, 1, 2]]), compatibility_test="fast")
