@@ -9,12 +9,9 @@ Public API (stable names)::
     ccexp.score(est.labels_, ds.y, problem=prob)
 """
 
-from pathlib import Path as _Path
-
 from ._kernel_cache import configure_kernel_cache
 
-# before any kernel module is imported: numba's cache, keyed by the kernels' sources (see the module)
-configure_kernel_cache(_Path(__file__).resolve().parent)
+configure_kernel_cache()  # before any kernel module is imported: numba's cache, keyed by the kernels' sources
 
 from ._installed import bind_checkout_conf
 

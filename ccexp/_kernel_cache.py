@@ -82,15 +82,17 @@ def _prune(base: Path, keep: Path) -> None:
             pass
 
 
-def configure_kernel_cache(package_root: Path) -> Path:
+def configure_kernel_cache(package_root: Path | None = None) -> Path:
     """Point numba's cache at the directory of the current kernels' fingerprint; return it.
+
+    ``package_root``: the package whose kernels are fingerprinted (default: ccexp).
 
     Must run before the kernel modules are imported: numba reads
     ``numba.config.CACHE_DIR`` when ``@njit(cache=True)`` decorates a
     function.  Also sets ``NUMBA_CACHE_DIR`` in the environment, so that
     worker processes (loky, Dask, subprocesses) use the same directory.
     """
-    fingerprint = kernel_fingerprint(package_root)
+    fingerprint = kernel_fingerprint(package_root or Path(__file__).resolve().parent)
     base = _base_dir()
     path = base / f"{_PREFIX}{fingerprint}"
     try:

@@ -170,9 +170,9 @@ def _test_peel(i, j, slots, cons, work, stale, tick, counters, n_merges):
     bound, for the pair and for the clusters either of them merges into
     (:func:`_inherit_certificates`), and while it is at least 3 the pair is
     incompatible without a test.  ``cert[i, j]`` holds ``|S'| + n_merges``
-    at the test.  In the reference's words: a pair is rejected again only
-    after one of its clusters merged, and a merge with a third cluster
-    rarely frees a pair that needed many clusters joined first.
+    at the test.  Why it pays: a rejected pair is tested again only after
+    one of its clusters merged, and a merge with a third cluster rarely
+    frees a pair that needed many clusters joined first.
     """
     cert = work.cert
     if cert[i, j] - n_merges >= 3:

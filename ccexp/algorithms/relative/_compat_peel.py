@@ -376,5 +376,3 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
                 nq += 1
             nq = _peel(comp, n_c, test, tst, nq, cons, inc, sc)
     return n_s, tick
-
-
