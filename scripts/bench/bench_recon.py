@@ -14,8 +14,8 @@
    the recursion): no target, for the paper-scale budget.
 3. Every algorithm of ``recon_random`` on Letters-IJLT with 3,000
    constraints: no target, for comparison.
-4. The agglomeration alone (``constrained_linkage``) on the Letters-IJLT
-   and Transfusion cases with each TestCompatibility: peeling (the
+4. The agglomeration alone (``constrained_linkage``) on the Letters-IJLT,
+   Letters-3000 and Transfusion cases with each TestCompatibility: peeling (the
    default, with its certificates) and the level-by-level recursion (the
    reference, and the implementation before peeling); same merges and
    calls, different work.
