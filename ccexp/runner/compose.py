@@ -149,13 +149,34 @@ def config_header(group: str, name: str, width: int | None = None) -> str:
 _COMPOSED: dict[tuple[str, str], str] = {}
 
 
+#: where an experiment's defaults list puts the configs it builds (``- /algorithm@_groups.algorithm.NAME: NAME``)
+GROUPS_KEY = "_groups"
+
+
+def take_group_configs(cfg: DictConfig) -> None:
+    """Keep the group configs that ``cfg`` composed under ``_groups.<group>.<name>`` (issue 30: compose once).
+
+    Each experiment's defaults list names every algorithm it runs and every
+    dataset and oracle it sweeps, at every scale and variant, under
+    ``_groups`` (``- /algorithm@_groups.algorithm.ls_eq: ls_eq``), so the
+    root composition already holds them, each as choosing it alone would
+    compose it.  :func:`load_group_configs` then composes only a name that
+    the user added on the command line (``experiment.algorithms=[...]``).
+    """
+    for group, configs in (cfg.get(GROUPS_KEY) or {}).items():
+        for name, node in configs.items():
+            _COMPOSED.setdefault((group, name), OmegaConf.to_yaml(node, resolve=True))
+
+
 def load_group_configs(group: str, names) -> None:
     """Compose the configs of ``names`` of ``group`` not composed yet, all in one composition.
 
-    Each is added to the root's defaults under its own package
+    A name an experiment declares comes from its own composition
+    (:func:`take_group_configs`); the others (a name the user added) are
+    added to the root's defaults under their own package
     (``+algorithm@_group.ls_eq=ls_eq``, Hydra's syntax for a config group
-    at another package), so one composition gives every algorithm of an
-    experiment, or every swept dataset, as choosing it alone would.
+    at another package), so one composition gives them all, each as
+    choosing it alone would.
     """
     missing = [n for n in dict.fromkeys(names) if (group, n) not in _COMPOSED]
     for name in missing:

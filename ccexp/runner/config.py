@@ -30,19 +30,19 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hydra.core.override_parser.overrides_parser import OverridesParser
 from omegaconf import DictConfig, ListConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from ..capabilities import algorithm_reads, can_read, oracle_produces, pairing_error
 from ..registry import ALGORITHMS, DATASETS, ORACLES
 from .compose import (ConfigError, compose_config, config_header, config_text, group_config, list_options,
-                      load_group_configs, normalize_overrides, omegaconf_message)
+                      load_group_configs, normalize_overrides, omegaconf_message, take_group_configs)
 from .execute import RECORD_OPTIONS
 from .grid import LARGE_GRID, Case, count_cases, expand, flatten
 from .guards import check_grid_size, check_name, check_read_keys, check_sweep
 from .layout import scale_label
 from .objects import run_targets
+from .overrides import UserOverride, parse_overrides, user_keys
 from .seeding import stable_hash
 from .variants import not_overridden, variant_of, with_variant
 
@@ -111,45 +111,6 @@ def check_params(group: str, name: str, params, where: str | None = None) -> Non
         )
 
 
-# ----------------------------------------------------------------------------- overrides
-
-
-@dataclass(frozen=True)
-class UserOverride:
-    """One command-line override, as Hydra's parser reads it."""
-
-    key: str  # "oracle.noise", "dataset" (a group choice), "experiment.trials"
-    kind: str  # "change" | "add" | "delete" | "force_add"
-    text: str  # as typed
-
-    @property
-    def group(self) -> str:
-        """The config group the override addresses: the key up to its first dot."""
-        return self.key.split(".", 1)[0]
-
-    @property
-    def rest(self) -> str:
-        """The key after the group (``""`` for a group choice such as ``dataset=iris``)."""
-        return self.key.split(".", 1)[1] if "." in self.key else ""
-
-
-def parse_overrides(overrides) -> list[UserOverride]:
-    """The overrides as Hydra's own parser reads them (keys and kinds; values stay Hydra's)."""
-    parsed = OverridesParser.create().parse_overrides(list(overrides or []))
-    out = []
-    for o in parsed:
-        if o.is_hydra_override() if hasattr(o, "is_hydra_override") else o.key_or_group.startswith("hydra"):
-            continue
-        kind = "delete" if o.is_delete() else "force_add" if o.is_force_add() else "add" if o.is_add() else "change"
-        out.append(UserOverride(o.key_or_group, kind, o.input_line or o.key_or_group))
-    return out
-
-
-def _user_keys(overrides) -> set[str]:
-    """The ``experiment.<key>`` paths the user's overrides set (a named variant leaves them alone)."""
-    return {o.rest for o in parse_overrides(overrides) if o.group == "experiment" and o.rest}
-
-
 # ----------------------------------------------------------------------------- scale
 
 
@@ -170,6 +131,7 @@ def apply_scale(experiment: DictConfig, overrides: list[str] | None = None) -> d
 
 
 def _apply_scale(experiment, overrides) -> dict:
+    overrides = parse_overrides(overrides)
     if not isinstance(experiment, DictConfig):
         experiment = OmegaConf.create(experiment)
     name = experiment.get("name")
@@ -189,9 +151,9 @@ def _apply_scale(experiment, overrides) -> dict:
         # the variant's own grid at this scale (a smaller dataset list of its datasets), after the scale's
         scaled = OmegaConf.select(experiment, f"variants.{variant}.presets.{scale}")
         scaled = OmegaConf.to_container(scaled, resolve=True) if isinstance(scaled, DictConfig) else (scaled or {})
-        with_preset = OmegaConf.merge(with_preset, not_overridden(scaled, _user_keys(overrides)))
+        with_preset = OmegaConf.merge(with_preset, not_overridden(scaled, user_keys(overrides)))
     with_preset.pop("variants", None)
-    for o in parse_overrides(overrides):
+    for o in overrides:
         if o.group != "experiment" or not o.rest or o.rest == "scale" or o.rest.startswith("presets"):
             continue
         if o.kind == "delete":
@@ -480,11 +442,10 @@ def _fingerprint(experiment: dict, dataset: dict, oracle: dict, algorithms: dict
     return stable_hash({"experiment": exp, "dataset": dataset, "oracle": oracle, "algorithms": algorithms}, length=8)
 
 
-def _resolve(cfg: DictConfig, overrides) -> tuple[dict, dict, dict, dict]:
-    ovs = parse_overrides(overrides)
+def _resolve(cfg: DictConfig, ovs: list[UserOverride]) -> tuple[dict, dict, dict]:
     check_name(ovs)
-    cfg = with_variant(cfg, _user_keys(overrides))
-    experiment = apply_scale(cfg.experiment, overrides)
+    cfg = with_variant(cfg, user_keys(ovs))
+    experiment = apply_scale(cfg.experiment, ovs)
     check_sweep(experiment)
     dataset = _check_group_overrides("dataset", cfg, experiment, ovs)
     oracle = _check_group_overrides("oracle", cfg, experiment, ovs)
@@ -492,7 +453,7 @@ def _resolve(cfg: DictConfig, overrides) -> tuple[dict, dict, dict, dict]:
         if o.group == "experiment" and o.rest.startswith("algorithm_params.") and o.kind == "delete":
             raise ConfigError(f"{o.text}: an algorithm parameter cannot be deleted; set it (or write ~algorithm.<param> "
                               f"with a single algorithm to take its default)")
-    return experiment, dataset, oracle, ovs
+    return experiment, dataset, oracle
 
 
 def resolve_run(cfg: DictConfig, overrides: list[str] | tuple[str, ...] = ()) -> RunSpec:
@@ -520,14 +481,18 @@ def _resolve_run(cfg: DictConfig, overrides) -> RunSpec:
         raise ConfigError(f"choose an experiment: python -m ccexp experiment=NAME; available experiments: "
                           f"{', '.join(list_options('experiment'))}")
     overrides = list(overrides or ())
-    cfg = with_variant(cfg, _user_keys(overrides))
-    experiment, dataset, oracle, ovs = _resolve(cfg, overrides)
+    ovs = parse_overrides(overrides)  # the command line, parsed once
+    take_group_configs(cfg)  # the configs the experiment builds, composed with it (issue 30: compose once)
+    cfg = with_variant(cfg, user_keys(ovs))
+    experiment, dataset, oracle = _resolve(cfg, ovs)
     options = check_options(cfg, experiment)
     check_read_keys(cfg, ovs, experiment)
     names = experiment["algorithms"]
     typed_algorithm = [o for o in ovs if o.group == "algorithm"]
-    if len(names) == 1 and cfg.algorithm.name != names[0] and not any(not o.rest for o in typed_algorithm):
+    if (typed_algorithm and len(names) == 1 and cfg.algorithm.name != names[0]
+            and not any(not o.rest for o in typed_algorithm)):
         # one algorithm: algorithm.<param>=v is about it; let Hydra compose its config under the same overrides
+        # (python -m ccexp has chosen it before composing, with_algorithm_choice; this is for other callers)
         cfg = compose_config([*overrides, f"algorithm={names[0]}"])
     algorithms = _algorithm_params(cfg, experiment, ovs)
     for a, p in algorithms.items():
@@ -540,9 +505,12 @@ def _resolve_run(cfg: DictConfig, overrides) -> RunSpec:
     label = scale_label(spec_scale, variant=variant)
     if user_grid:
         preset = [o.text for o in ovs if o.group == "experiment" and o.rest in ("", "scale", "variant")]
+        # the scale's preset as the experiment's yaml gives it: composed without the user's overrides
         pcfg = compose_config(preset)
-        p_exp, p_ds, p_orc, _ = _resolve(pcfg, preset)
-        p_alg = _algorithm_params(with_variant(pcfg, _user_keys(preset)), p_exp, [])
+        take_group_configs(pcfg)
+        p_ovs = parse_overrides(preset)
+        p_exp, p_ds, p_orc = _resolve(pcfg, p_ovs)
+        p_alg = _algorithm_params(with_variant(pcfg, user_keys(p_ovs)), p_exp, [])
         if _fingerprint(p_exp, p_ds, p_orc, p_alg) != fingerprint:
             label = scale_label(spec_scale, fingerprint, variant=variant)
     spec = RunSpec(experiment, dataset, oracle, algorithms, spec_scale, label, fingerprint, options)

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 
 from omegaconf import OmegaConf
 
-from .compose import ConfigError, config_text
+from .compose import GROUPS_KEY, ConfigError
 from .grid import count_cases, flatten, sweep_grids
 from .sweep import RunnerOptions
 
@@ -50,26 +51,44 @@ def runner_keys() -> list[str]:
     return [f.name for f in dataclasses.fields(RunnerOptions)]
 
 
-def _yaml_keys(name: str) -> set[str]:
-    """The keys the experiment's own yaml gives ``experiment`` (e.g. a variable its interpolations read)."""
-    try:
-        node = OmegaConf.create(config_text("experiment", name)).get("experiment") or {}
-    except ConfigError:
-        return set()
-    return set(node)
+_EXPERIMENT_READ = re.compile(r"\$\{experiment\.(\w+)")
+
+
+def _interpolated_keys(cfg) -> set[str]:
+    """The ``experiment.<key>`` that an interpolation of the composed config reads (``${experiment.preset}``).
+
+    Such a key is an experiment's own variable (the acc experiments'
+    ``preset``): the runner does not read it, the configs that interpolate
+    it do.  Read from the composed config, not from the yaml's text.
+    """
+    found: set[str] = set()
+    stack = [OmegaConf.to_container(cfg, resolve=False)] if cfg is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, str):
+            found.update(_EXPERIMENT_READ.findall(node))
+    return found
 
 
 def check_read_keys(cfg, ovs, experiment: dict) -> None:
     """Refuse a key of the command line, or of the scaled experiment, that nothing reads.
 
     ``cfg`` is the composed config, ``ovs`` the parsed overrides
-    (:func:`ccexp.runner.config.parse_overrides`), ``experiment`` the scaled
+    (:func:`ccexp.runner.overrides.parse_overrides`), ``experiment`` the scaled
     experiment.  Keys of ``dataset``, ``oracle`` and ``algorithm`` are the
     factories' parameters, checked by :func:`ccexp.runner.config.check_params`.
     """
-    allowed_exp = set(EXPERIMENT_KEYS) | _yaml_keys(str(experiment.get("name")))
+    allowed_exp = set(EXPERIMENT_KEYS) | _interpolated_keys(cfg)
     for o in ovs:
         root, _, rest = o.key.partition(".")
+        if root == GROUPS_KEY:
+            raise ConfigError(f"{o.text}: {GROUPS_KEY} holds the configs the experiment builds, as their yaml gives "
+                              f"them; set a parameter with experiment.algorithm_params.<name>.<param>=VALUE or "
+                              f"dataset.<param> / oracle.<param>")
         if o.kind == "delete" and root not in ROOT_KEYS:
             continue  # Hydra refuses deleting a key that is not there
         if root not in ROOT_KEYS:
