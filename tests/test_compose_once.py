@@ -139,3 +139,16 @@ def test_an_experiment_variable_is_allowed_where_an_interpolation_reads_it():
     spec = _resolve(["experiment=exp1_triplets", "experiment.scale=ci", "+experiment.size=40",
                      "dataset.n=${experiment.size}"])
     assert spec.dataset["n"] == 40
+
+
+@pytest.mark.parametrize("name", list_options("experiment"))
+def test_an_experiment_of_one_algorithm_composes_that_algorithm_as_the_root_s(name):
+    # so that `python -m ccexp experiment=NAME --cfg job` shows the algorithm that runs, not the root default
+    cfg = compose_config([f"experiment={name}"])
+    if len(cfg.experiment.algorithms) == 1:
+        assert cfg.algorithm.name == cfg.experiment.algorithms[0]
+
+
+def test_a_parameter_of_the_one_algorithm_reaches_it(counted):
+    spec = _resolve(["experiment=recon_runtime", "experiment.scale=ci", "algorithm.split=height"])
+    assert spec.algorithms["recon"]["split"] == "height" and spec.custom
