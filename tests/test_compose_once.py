@@ -87,7 +87,6 @@ def test_a_grid_override_composes_the_preset_once_more_to_name_its_folder(counte
     counts, _ = counted
     spec = _resolve(["experiment=recon_runtime", "experiment.scale=ci", "experiment.trials=2"])
     assert spec.custom and counts["compose"] == 2
-    counts.clear()
     compose_module._COMPOSED.clear()
     # the same value as the preset's: the records belong in the preset's folder
     trials = compose_config(["experiment=recon_runtime"]).experiment.presets.ci.get("trials", 1)

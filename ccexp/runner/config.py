@@ -443,8 +443,8 @@ def _fingerprint(experiment: dict, dataset: dict, oracle: dict, algorithms: dict
 
 
 def _resolve(cfg: DictConfig, ovs: list[UserOverride]) -> tuple[dict, dict, dict]:
+    """The scaled experiment and the base dataset and oracle of ``cfg``, its named variant merged in already."""
     check_name(ovs)
-    cfg = with_variant(cfg, user_keys(ovs))
     experiment = apply_scale(cfg.experiment, ovs)
     check_sweep(experiment)
     dataset = _check_group_overrides("dataset", cfg, experiment, ovs)
@@ -505,12 +505,12 @@ def _resolve_run(cfg: DictConfig, overrides) -> RunSpec:
     label = scale_label(spec_scale, variant=variant)
     if user_grid:
         preset = [o.text for o in ovs if o.group == "experiment" and o.rest in ("", "scale", "variant")]
-        # the scale's preset as the experiment's yaml gives it: composed without the user's overrides
-        pcfg = compose_config(preset)
-        take_group_configs(pcfg)
+        # the scale's preset as the experiment's yaml gives it: composed without the user's overrides (its
+        # _groups are the run's, kept already)
         p_ovs = parse_overrides(preset)
+        pcfg = with_variant(compose_config(preset), user_keys(p_ovs))
         p_exp, p_ds, p_orc = _resolve(pcfg, p_ovs)
-        p_alg = _algorithm_params(with_variant(pcfg, user_keys(p_ovs)), p_exp, [])
+        p_alg = _algorithm_params(pcfg, p_exp, [])
         if _fingerprint(p_exp, p_ds, p_orc, p_alg) != fingerprint:
             label = scale_label(spec_scale, fingerprint, variant=variant)
     spec = RunSpec(experiment, dataset, oracle, algorithms, spec_scale, label, fingerprint, options)
