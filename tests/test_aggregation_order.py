@@ -146,16 +146,17 @@ def test_local_search_self_pair_never_leaves_singletons():
 def test_samplings_warmup_fits_every_wrapped_algorithm_in_both_item_orders(monkeypatch):
     """agg_scalability times SAMPLING around AGGLOMERATIVE, FURTHEST and BALLS: its warm-up must reach each
     wrapped algorithm (the runner warms SAMPLING's class once), in the order the experiment uses."""
+    from ccexp.algorithms.aggregation import sampling
     from ccexp.algorithms.aggregation.sampling import Sampling
 
     seen = []
-    real = Sampling._run_inner
+    real = sampling._run_inner
 
-    def spy(self, enc):
-        seen.append((self.algorithm, (self.algorithm_params or {}).get("item_order", "index")))
-        return real(self, enc)
+    def spy(algorithm, algorithm_params, random_state, enc):
+        seen.append((algorithm, (algorithm_params or {}).get("item_order", "index")))
+        return real(algorithm, algorithm_params, random_state, enc)
 
-    monkeypatch.setattr(Sampling, "_run_inner", spy)
+    monkeypatch.setattr(sampling, "_run_inner", spy)
     Sampling.warmup()
     assert {a for a, _ in seen} >= {"agglomerative", "furthest", "balls", "local_search"}
     assert {o for _, o in seen} == {"index", "random"}

@@ -13,10 +13,14 @@ def test_first_reads_count_the_frames_below_the_runner_and_leave_out_the_validat
     reads, unread = reach.first_reads("ls_ad_vc")
     assert reads["max_passes"] == ["_fit", "fit_problem"]
     assert unread == ["random_state"]  # read only by the validation (the triplet local search draws no number)
-    # acc reads max_passes where it runs Algorithm 1 (fit_problem -> resolved_params), its budget one helper deeper
+    # acc reads max_passes where it runs Algorithm 1 (fit_problem -> resolved_params), its budget in the check
     reads, _ = reach.first_reads("acc_uniform")
     assert reads["max_passes"] == ["resolved_params", "fit_problem"]
-    assert reads["max_queries"] == ["_budget", "_check_params", "fit_problem"]
+    assert reads["max_queries"] == ["_check_params", "fit_problem"]
+    # a family's driver reads what its subclass's hook names (hook_params) and hands it on: SAMPLING's wrapped
+    # algorithm was read 8 calls from main, in _inner <- _run_inner <- _level <- _cluster <- _fit_encoded
+    reads, _ = reach.first_reads("sampling")
+    assert reads["algorithm"] == ["_fit_encoded", "fit_problem"]
 
 
 def test_the_summary_adds_up(capsys):

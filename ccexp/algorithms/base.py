@@ -77,6 +77,27 @@ def validates_params_first(method):
     return method
 
 
+@functools.lru_cache(maxsize=None)
+def hook_params(hook) -> tuple[str, ...]:
+    """The keyword-only parameters of a family's hook (a function): the estimator parameters it is handed.
+
+    A family's shared driver (``_fit_encoded`` of the aggregation algorithms,
+    ``_fit`` of COBRAS, ...) reads these attributes itself and passes them
+    to the subclass's hook as keywords, so that the hook is a function of its
+    arguments and every parameter is read 4 calls from ``python -m ccexp``
+    (issue 30; ``scripts/parameter_reach.py``).  The hook's signature is where
+    its parameters are named, once.
+
+    Examples
+    --------
+    >>> def _cluster(self, enc, *, alpha, item_order="index"):
+    ...     pass
+    >>> hook_params(_cluster)
+    ('alpha', 'item_order')
+    """
+    return tuple(name for name, p in inspect.signature(hook).parameters.items() if p.kind is p.KEYWORD_ONLY)
+
+
 def _init_with_defaults(parent_init, defaults: dict, owner: str):
     """An ``__init__`` with ``parent_init``'s parameters and some defaults replaced.
 

@@ -35,7 +35,7 @@ def load_traces(out_dir: Path, records: pd.DataFrame) -> pd.DataFrame:
 
 
 def query_budget(max_queries, n_edges):
-    """The query budget of a run, as ``ActiveCorrelationClustering._budget`` computes it.
+    """The query budget of a run, as ``ActiveCorrelationClustering._check_params`` computes it.
 
     ``max_queries`` is a fraction of the |E| = ``n_edges`` pairs when at most 1 (the paper's "0.5 |E|"),
     a count of queries when above 1; a float column of the records cannot tell the int 1 from the fraction

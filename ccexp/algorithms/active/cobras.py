@@ -48,7 +48,7 @@ from sklearn.utils._param_validation import Interval
 from ..._validation import check_random_state
 from ...problem_oracle import PairwiseSimilarityOracle
 from ...registry import ALGORITHMS
-from ..base import RANDOM_STATE, ProblemEstimator, validate_params, validates_params_first
+from ..base import RANDOM_STATE, ProblemEstimator, hook_params, validate_params, validates_params_first
 from . import _cobras_kernels as CK
 from .estimator import ActiveCorrelationClustering
 
@@ -455,12 +455,9 @@ class COBRAS(ProblemEstimator):
         validate_params(self)
         return self._fit(problem.require("oracle", type(self).__name__), problem.X, callback)
 
-    def _budget_and_batch(self, n: int):
-        helper = ActiveCorrelationClustering(max_queries=self.max_queries, batch_size=self.batch_size)
-        return helper._check_params(n * (n - 1) // 2)
-
-    def _run(self, X, oracle, budget, batch, rng, callback):
-        return _CobrasRun(X, oracle, budget, batch, int(self.n_init), rng, callback)
+    def _run(self, X, oracle, budget, batch, rng, callback, *, n_init):
+        """The run's state (:class:`_CobrasRun`); a subclass declares the parameters it reads as keyword-only."""
+        return _CobrasRun(X, oracle, budget, batch, int(n_init), rng, callback)
 
     def _fit(self, oracle, X, callback):
         if X is None:
@@ -473,8 +470,14 @@ class COBRAS(ProblemEstimator):
             raise ValueError(f"X must have shape (n_items={n}, d), got {X.shape}")
         if n < 2:
             raise ValueError(f"need at least 2 items, got {n}")
-        B, budget = self._budget_and_batch(n)
-        run = self._run(X, oracle, budget, B, check_random_state(self.random_state), callback)
+        # the budget and the batch as the active strategies compute them; the parameters are read here and
+        # handed on, 4 calls from python -m ccexp (issue 30)
+        helper = ActiveCorrelationClustering(max_queries=self.max_queries, batch_size=self.batch_size)
+        B, budget = helper._check_params(n * (n - 1) // 2)
+        kw = {}
+        for name in hook_params(type(self)._run):
+            kw[name] = getattr(self, name)
+        run = self._run(X, oracle, budget, B, check_random_state(self.random_state), callback, **kw)
         reason = run.run()
         if reason != "callback" and (not run.history or run.history[-1]["n_queries"] != run.n_queries):
             try:

@@ -269,13 +269,11 @@ class ActiveCorrelationClustering(ProblemEstimator):
         return out
 
     # -- validation ---------------------------------------------------------
-    def _budget(self, n_edges: int) -> int:
-        """The query budget: ``max_queries`` itself (an int) or that fraction of ``n_edges``."""
-        q = self.max_queries
-        return int(q) if isinstance(q, Integral) else int(math.floor(float(q) * n_edges))
-
     def _check_params(self, n_edges: int):
-        """(B, budget) after validating every parameter (QECC and COBRAS reuse it for theirs)."""
+        """(B, budget) after validating every parameter (QECC and COBRAS reuse it for theirs).
+
+        The budget is ``max_queries`` itself (an int) or that fraction of ``n_edges``, rounded down.
+        """
         self._validate_params()
         b = self.batch_size
         if isinstance(b, str):  # "auto": the paper's ceil(|E| / 1000)
@@ -284,7 +282,8 @@ class ActiveCorrelationClustering(ProblemEstimator):
             B = int(b)
         else:  # a fraction of |E| in (0, 1), rounded up
             B = max(1, math.ceil(n_edges * float(b)))
-        return B, self._budget(n_edges)
+        q = self.max_queries
+        return B, int(q) if isinstance(q, Integral) else int(math.floor(float(q) * n_edges))
 
     def _initial_labels(self, n, X, meta, rng, init_fit="run"):
         if self.init == "random":

@@ -157,9 +157,9 @@ class NCOBRAS(COBRAS):
         self.confidence = confidence
         self.max_requeries = max_requeries
 
-    def _run(self, X, oracle, budget, batch, rng, callback):
-        return _NCobrasRun(X, oracle, budget, batch, int(self.n_init), rng, callback, gamma=float(self.gamma),
-                           confidence=float(self.confidence), max_requeries=int(self.max_requeries))
+    def _run(self, X, oracle, budget, batch, rng, callback, *, n_init, gamma, confidence, max_requeries):
+        return _NCobrasRun(X, oracle, budget, batch, int(n_init), rng, callback, gamma=float(gamma),
+                           confidence=float(confidence), max_requeries=int(max_requeries))
 
     def _finish(self, run) -> None:
         self.n_requeries_ = run.n_requeries

@@ -67,12 +67,12 @@ class Agglomerative(AggregationEstimator):
         self.item_order = item_order
         self.random_state = random_state
 
-    def _cluster(self, enc: EncodedClusterings) -> np.ndarray:
+    def _cluster(self, enc: EncodedClusterings, *, max_items, inclusive) -> np.ndarray:
         n = enc.n_items
         if n < 2:
             return np.zeros(n, dtype=np.int64)
         # the weights are ours: link them in place (scipy's linkage would copy them, issue 31)
-        Z = average_linkage_inplace(condensed_weights(enc, int(self.max_items)))
+        Z = average_linkage_inplace(condensed_weights(enc, int(max_items)))
         # node ids: items 0..n-1, merge t creates node n + t; join one
         # representative item of each side for every merge below 1/2
         a = Z[:, 0].astype(np.int64)
@@ -81,5 +81,5 @@ class Agglomerative(AggregationEstimator):
         for t in range(n - 1):
             rep[n + t] = rep[a[t]]
         # heights are means of multiples of q/m: compare with a margin for their rounding
-        keep = Z[:, 2] <= 0.5 + 1e-12 if self.inclusive else Z[:, 2] < 0.5 - 1e-12
+        keep = Z[:, 2] <= 0.5 + 1e-12 if inclusive else Z[:, 2] < 0.5 - 1e-12
         return connected_components(n, rep[a[keep]], rep[b[keep]])

@@ -56,7 +56,7 @@ class Balls(AggregationEstimator):
         self.item_order = item_order
         self.random_state = random_state
 
-    def _cluster(self, enc: EncodedClusterings) -> np.ndarray:
-        alpha = float(self.alpha)
+    def _cluster(self, enc: EncodedClusterings, *, alpha) -> np.ndarray:
+        alpha = float(alpha)
         order = np.argsort(total_weights(enc), kind="stable").astype(np.int64)
         return K.balls_kernel(enc.codes, enc.q, order, alpha)

@@ -26,7 +26,7 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions
 from ..._validation import check_random_state
 from ...cc.labels import relabel_contiguous
 from ...registry import ALGORITHMS
-from ..base import ProblemEstimator, validate_params, validates_params_first
+from ..base import ProblemEstimator, hook_params, validate_params, validates_params_first
 from ...objectives.clusterings import EncodedClusterings, check_p, encode
 
 #: Figure 1 of the paper: three clusterings of six objects (rows = clusterings).
@@ -105,13 +105,28 @@ class AggregationEstimator(ProblemEstimator):
         return self._fit_encoded(encode(C, self._p(problem)))
 
     def _fit_encoded(self, enc: EncodedClusterings):
+        """Run the subclass's ``_cluster`` on ``enc`` in the items' order; sets ``labels_`` (the caller's order).
+
+        The parameters ``_cluster`` names as keyword-only (:func:`~ccexp.algorithms.base.hook_params`)
+        are read here and handed to it, as are ``item_order`` and ``random_state``: 4 calls from
+        ``python -m ccexp`` (issue 30).
+        """
         self.timings_ = {}
         self.status_ = "ok"
-        perm = self._item_permutation(enc.n_items)
-        if perm is not None:
+        order = getattr(self, "item_order", "index")  # one of ITEM_ORDERS: its constraint is checked at fit time
+        kw = {}
+        for name in hook_params(type(self)._cluster):
+            kw[name] = getattr(self, name)
+        perm = None
+        self._rng = None
+        if order != "index":
+            # the permutation is drawn first, so that an algorithm that draws more (LOCALSEARCH's
+            # random start, from ``self._rng``) continues the same stream
+            self._rng = check_random_state(getattr(self, "random_state", None))
+            perm = self._rng.permutation(enc.n_items).astype(np.int64)
             enc = enc.subset(perm)
         t0 = time.perf_counter()
-        labels = self._cluster(enc)
+        labels = self._cluster(enc, **kw)
         self.timings_.setdefault("cluster", time.perf_counter() - t0)
         if perm is not None:
             # item perm[i] sat at place i: give every item its own label back
@@ -121,21 +136,8 @@ class AggregationEstimator(ProblemEstimator):
         self.labels_ = relabel_contiguous(labels)
         return self
 
-    def _item_permutation(self, n: int):
-        """The order the items are fed in (``None``: as given), from ``item_order``.
-
-        Draws the permutation first from ``random_state``, so that an
-        algorithm that draws more (LOCALSEARCH's random start) continues the
-        same stream.
-        """
-        order = getattr(self, "item_order", "index")  # one of ITEM_ORDERS: its constraint is checked at fit time
-        if order == "index":
-            self._rng = None
-            return None
-        self._rng = check_random_state(getattr(self, "random_state", None))
-        return self._rng.permutation(n).astype(np.int64)
-
     def _cluster(self, enc: EncodedClusterings) -> np.ndarray:  # pragma: no cover - abstract
+        """The clustering of ``enc``'s items; a subclass declares the parameters it reads as keyword-only."""
         raise NotImplementedError
 
     @classmethod
@@ -181,29 +183,41 @@ class CategoricalEstimator(ProblemEstimator):
         an order drawn from ``random_state``; ``labels_`` keep the caller's order.
         """
         validate_params(self)
+        return self._fit_clusterings(clusterings)
+
+    @validates_params_first
+    def fit_problem(self, problem):
+        """Cluster the problem's items; each input clustering is one categorical attribute."""
+        validate_params(self)
+        return self._fit_clusterings(problem.require("clusterings", type(self).__name__))
+
+    def _fit_clusterings(self, clusterings):
+        """``_fit_table`` on the records of ``clusterings`` in their order, handed the parameters it names.
+
+        As :meth:`AggregationEstimator._fit_encoded`: the keyword-only parameters of ``_fit_table``,
+        ``item_order`` and ``random_state`` are read here, 4 calls from ``python -m ccexp`` (issue 30).
+        """
         C = np.asarray(clusterings)
         if C.ndim != 2:
             raise ValueError(f"clusterings must have shape (m clusterings, n items), got {C.shape}")
         if C.shape[0] == 0:  # as every aggregator refuses it (encode): no input, no answer
             raise ValueError(f"clusterings must hold at least one clustering (m >= 1), got m = {C.shape[0]}")
         T = check_table(C.T, "clusterings")
+        kw = {}
+        for name in hook_params(type(self)._fit_table):
+            kw[name] = getattr(self, name)
         order = getattr(self, "item_order", "index")  # one of ITEM_ORDERS: its constraint is checked at fit time
         if order == "index":
-            return self._fit_table(T)
+            return self._fit_table(T, **kw)
         perm = check_random_state(getattr(self, "random_state", None)).permutation(T.shape[0])
-        self._fit_table(np.ascontiguousarray(T[perm]))
+        self._fit_table(np.ascontiguousarray(T[perm]), **kw)
         back = np.empty_like(self.labels_)
         back[perm] = self.labels_
         self.labels_ = relabel_contiguous(back)
         return self
 
-    @validates_params_first
-    def fit_problem(self, problem):
-        """Cluster the problem's items; each input clustering is one categorical attribute."""
-        validate_params(self)
-        return self.fit(problem.require("clusterings", type(self).__name__))
-
     def _fit_table(self, T):  # pragma: no cover - abstract
+        """Cluster the records of ``T``; a subclass declares the parameters it reads as keyword-only."""
         raise NotImplementedError
 
     @classmethod

@@ -147,10 +147,10 @@ class Limbo(CategoricalEstimator):
         self.item_order = item_order
         self.random_state = random_state
 
-    def _fit_table(self, T):
+    def _fit_table(self, T, *, n_clusters, phi, branching, max_summaries):
         """Cluster the tuples of the table ``T`` (int64 (n_tuples, n_attributes), ``-1`` missing)."""
-        k = int(self.n_clusters)
-        phi = float(self.phi)
+        k = int(n_clusters)
+        phi = float(phi)
         n_all = T.shape[0]
         known = (T >= 0).any(axis=1)
         Tk = T[known]
@@ -165,12 +165,12 @@ class Limbo(CategoricalEstimator):
         t0 = time.perf_counter()
         items, indptr, V = tuple_items(Tk)
         tau = phi * mutual_information(Tk) / n
-        if self.branching is None:
-            W, P, S, _ = K.summarize(items, indptr, n, tau, V, int(self.max_summaries))
+        if branching is None:
+            W, P, S, _ = K.summarize(items, indptr, n, tau, V, int(max_summaries))
         else:
-            W, P, S, _ = dcf_tree_summaries(items, indptr, n, tau, V, int(self.branching), int(self.max_summaries))
+            W, P, S, _ = dcf_tree_summaries(items, indptr, n, tau, V, int(branching), int(max_summaries))
         if S < 0:
-            raise ValueError(f"more than max_summaries={self.max_summaries} summaries at phi={phi}; raise phi")
+            raise ValueError(f"more than max_summaries={max_summaries} summaries at phi={phi}; raise phi")
         self.n_summaries_ = int(S)
         t1 = time.perf_counter()
         ma = np.empty(max(S - 1, 0), dtype=np.int64)

@@ -115,35 +115,37 @@ class LocalSearch(AggregationEstimator):
         self.self_pair = self_pair
         self.random_state = random_state
 
-    def _initial(self, enc: EncodedClusterings) -> np.ndarray:
+    def _initial(self, enc: EncodedClusterings, init, n_init_clusters, init_params, p, random_state) -> np.ndarray:
+        """The start of the search: ``init`` (a name, or another aggregation algorithm's result)."""
         n = enc.n_items
-        if self.init == "singletons":
+        if init == "singletons":
             return np.arange(n, dtype=np.int64)
-        if self.init == "one":
+        if init == "one":
             return np.zeros(n, dtype=np.int64)
-        if self.init == "random":
-            k = int(self.n_init_clusters)
+        if init == "random":
+            k = int(n_init_clusters)
             rng = getattr(self, "_rng", None)  # the stream that drew the item order, if any
-            return (rng if rng is not None else check_random_state(self.random_state)).integers(0, k, size=n)
+            return (rng if rng is not None else check_random_state(random_state)).integers(0, k, size=n)
         # another aggregation algorithm (the init constraint); its parameters are checked as its fit would
-        est = ALGORITHMS.get(self.init)(**dict(self.init_params or {}))
+        est = ALGORITHMS.get(init)(**dict(init_params or {}))
         validate_params(est)
-        est.p = self.p if self.p is not None else enc_p(enc)
+        est.p = p if p is not None else enc_p(enc)
         return est._fit_encoded(enc).labels_
 
-    def _cluster(self, enc: EncodedClusterings) -> np.ndarray:
+    def _cluster(self, enc: EncodedClusterings, *, init, n_init_clusters, init_params, p, random_state, max_passes,
+                 join_ties, self_pair) -> np.ndarray:
         if enc.n_items == 0:
             return np.zeros(0, dtype=np.int64)
         t0 = time.perf_counter()
-        init = self._initial(enc)
+        start = self._initial(enc, init, n_init_clusters, init_params, p, random_state)
         t1 = time.perf_counter()
-        labels, self.n_passes_, converged = local_search_labels(enc, init, max_passes=self.max_passes,
-                                                                join_ties=bool(self.join_ties),
-                                                                self_pair=bool(self.self_pair))
+        labels, self.n_passes_, converged = local_search_labels(enc, start, max_passes=max_passes,
+                                                                join_ties=bool(join_ties),
+                                                                self_pair=bool(self_pair))
         self.timings_ = {"init": t1 - t0, "local_search": time.perf_counter() - t1}
         if not converged:
             self.status_ = "max_passes"
-            warnings.warn(f"local_search still moving items after max_passes={self.max_passes}", stacklevel=3)
+            warnings.warn(f"local_search still moving items after max_passes={max_passes}", stacklevel=3)
         return labels
 
 

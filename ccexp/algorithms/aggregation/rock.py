@@ -219,16 +219,16 @@ class Rock(CategoricalEstimator):
         self.item_order = item_order
         self.random_state = random_state
 
-    def _fit_table(self, T):
+    def _fit_table(self, T, *, theta, n_clusters, max_items, min_neighbours, merge_unlinked, label_outliers):
         """Cluster the records of the table ``T`` (int64 (n_records, n_attributes), ``-1`` missing)."""
-        theta = _check_theta(self.theta)
-        k = int(self.n_clusters)
+        theta = _check_theta(theta)
+        k = int(n_clusters)
         n = T.shape[0]
-        if n > int(self.max_items):
-            raise ValueError(f"ROCK keeps an n x n link matrix; n = {n} exceeds max_items = {self.max_items}")
+        if n > int(max_items):
+            raise ValueError(f"ROCK keeps an n x n link matrix; n = {n} exceeds max_items = {max_items}")
         self.timings_ = {}
         t0 = time.perf_counter()
-        indptr, indices, L = rock_links(T, theta, int(self.min_neighbours))
+        indptr, indices, L = rock_links(T, theta, int(min_neighbours))
         t1 = time.perf_counter()
         f = rock_f(theta)
         sizes = np.ones(n, dtype=np.int64)
@@ -237,7 +237,7 @@ class Rock(CategoricalEstimator):
         t = K.merge_clusters(L, sizes, k, 1.0 + 2.0 * f, merge_a, merge_b)
         del L
         labels = relabel_contiguous(connected_components(n, merge_a[:t], merge_b[:t]))
-        if self.merge_unlinked:
+        if merge_unlinked:
             labels = merge_by_first_record(labels, k)
         counts = np.bincount(labels)
         self.n_outliers_ = 0
@@ -245,7 +245,7 @@ class Rock(CategoricalEstimator):
             keep = np.zeros(counts.size, dtype=np.bool_)
             keep[np.argsort(-counts, kind="stable")[:k]] = True
             self.n_outliers_ = int(counts[~keep].sum())
-            if self.label_outliers:
+            if label_outliers:
                 labels = K.label_outliers(indptr, indices, labels, keep, counts, f)
                 self.n_outliers_ = int((~keep[labels]).sum())
         self.timings_ = {"links": t1 - t0, "merge": time.perf_counter() - t1}

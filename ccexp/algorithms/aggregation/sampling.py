@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from numbers import Integral
 
@@ -106,41 +107,29 @@ class Sampling(AggregationEstimator):
                 cls(algorithm=name, algorithm_params={"item_order": order}, sample_size=4,
                     singletons="sampling", random_state=0).fit(FIGURE1)
 
-    def _inner(self) -> AggregationEstimator:
-        # an aggregation algorithm other than sampling (the algorithm constraint); its parameters are
-        # checked as its own fit would
-        est = ALGORITHMS.get(self.algorithm)(**dict(self.algorithm_params or {}))
-        if "random_state" in est.get_params():
-            est.set_params(random_state=self.random_state)
-        validate_params(est)
-        return est
-
-    def _cluster(self, enc: EncodedClusterings) -> np.ndarray:
-        s = int(self.sample_size)
+    def _cluster(self, enc: EncodedClusterings, *, algorithm, algorithm_params, sample_size, singletons,
+                 random_state) -> np.ndarray:
+        s = int(sample_size)
         self._timing = {"sample": 0.0, "assign": 0.0, "singletons": 0.0}
         self.n_levels_ = 0
-        rng = check_random_state(self.random_state)
-        labels = self._level(enc, s, rng, np.arange(enc.n_items))
+        rng = check_random_state(random_state)
+        inner = functools.partial(_run_inner, algorithm, algorithm_params, random_state)
+        labels = self._level(enc, s, rng, np.arange(enc.n_items), inner, singletons)
         self.timings_ = dict(self._timing)
         return labels
 
-    def _run_inner(self, enc: EncodedClusterings) -> np.ndarray:
-        est = self._inner()
-        est.p = 1.0 - enc.q
-        return est._fit_encoded(enc).labels_
-
-    def _level(self, enc: EncodedClusterings, s: int, rng, items: np.ndarray) -> np.ndarray:
-        """Labels of ``enc.subset(items)``; recursion on the singletons."""
+    def _level(self, enc: EncodedClusterings, s: int, rng, items: np.ndarray, inner, singletons) -> np.ndarray:
+        """Labels of ``enc.subset(items)`` by ``inner`` (:func:`_run_inner`); recursion on the singletons."""
         n = items.shape[0]
         self.n_levels_ += 1
         sub = enc.subset(items)
         t0 = time.perf_counter()
-        if n <= s or (self.n_levels_ > 1 and self.singletons == "aggregate"):
-            labels = self._run_inner(sub)
+        if n <= s or (self.n_levels_ > 1 and singletons == "aggregate"):
+            labels = inner(sub)
             self._timing["sample" if self.n_levels_ == 1 else "singletons"] += time.perf_counter() - t0
             return labels
         sample = np.sort(rng.choice(n, size=s, replace=False))
-        sample_labels = self._run_inner(sub.subset(sample))
+        sample_labels = inner(sub.subset(sample))
         k = int(sample_labels.max()) + 1
         t1 = time.perf_counter()
         self._timing["sample"] += t1 - t0
@@ -156,6 +145,21 @@ class Sampling(AggregationEstimator):
 
         alone = np.flatnonzero(labels < 0)
         if alone.size:
-            rest = self._level(sub, s, rng, alone)
+            rest = self._level(sub, s, rng, alone, inner, singletons)
             labels[alone] = k + rest
         return labels
+
+
+def _run_inner(algorithm: str, algorithm_params, random_state, enc: EncodedClusterings) -> np.ndarray:
+    """The labels of ``enc`` by the wrapped aggregation algorithm (``algorithm`` with ``algorithm_params``).
+
+    It is not SAMPLING itself (the algorithm constraint); its parameters are checked as its own fit
+    would, and it takes SAMPLING's ``random_state`` where it has one.
+    """
+    est = ALGORITHMS.get(algorithm)(**dict(algorithm_params or {}))
+    if "random_state" in est.get_params():
+        est.set_params(random_state=random_state)
+    validate_params(est)
+    est.p = 1.0 - enc.q
+    return est._fit_encoded(enc).labels_
+

@@ -27,6 +27,7 @@ from scipy.spatial.distance import cdist
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ...registry import ALGORITHMS
+from ..base import hook_params
 from .forest import CUTS, PSEUDO, THRESHOLDS, forest_affinity, warmup as forest_warmup
 from .spectral import (
     BANDWIDTHS, COMMON_CONSTRAINTS, LAPLACIANS, POSITIVE_INT, PairwiseEstimator, blas_threads, gaussian_knn_affinity,
@@ -128,6 +129,7 @@ def e2cp_adjust(W: np.ndarray, F: np.ndarray) -> np.ndarray:
 
 class _E2CPBase(PairwiseEstimator):
     def _base_affinity(self, Xs, random_state):  # pragma: no cover - overridden
+        """(W, extra timings): the graph E2CP adjusts; a subclass declares the parameters it reads as keyword-only."""
         raise NotImplementedError
 
     def _fit(self, X, ml, cl, k):
@@ -137,7 +139,10 @@ class _E2CPBase(PairwiseEstimator):
             raise ValueError(f"graph_sym must be one of {GRAPH_SYMS}, got {self.graph_sym!r}")
         if self.adjust_on not in ADJUST_ON:
             raise ValueError(f"adjust_on must be one of {ADJUST_ON}, got {self.adjust_on!r}")
-        W, extra = self._base_affinity(Xs, self.random_state)
+        kw = {}
+        for name in hook_params(type(self)._base_affinity):  # read here and handed on (issue 30)
+            kw[name] = getattr(self, name)
+        W, extra = self._base_affinity(Xs, self.random_state, **kw)
         t1 = time.perf_counter()
         F = e2cp_propagate(W, constraint_matrix(Xs.shape[0], ml, cl), float(self.alpha))
         F = scale_propagation(F, self.f_scale, float(self.alpha))
@@ -207,10 +212,10 @@ class E2CP(_E2CPBase):
         self.graph_sym = graph_sym
         self.adjust_on = adjust_on
 
-    def _base_affinity(self, Xs, random_state):
-        W = gaussian_knn_affinity(Xs, self.n_neighbors, bandwidth=self.bandwidth)
-        if self.graph_sym == "mean":
-            W = mean_symmetrize(W, knn_mask(-cdist(Xs, Xs), self.n_neighbors, symmetric=False))
+    def _base_affinity(self, Xs, random_state, *, n_neighbors, bandwidth, graph_sym):
+        W = gaussian_knn_affinity(Xs, n_neighbors, bandwidth=bandwidth)
+        if graph_sym == "mean":
+            W = mean_symmetrize(W, knn_mask(-cdist(Xs, Xs), n_neighbors, symmetric=False))
         return W, {}
 
 
@@ -275,14 +280,14 @@ class ForestE2CP(_E2CPBase):
         self.graph_sym = graph_sym
         self.adjust_on = adjust_on
 
-    def _base_affinity(self, Xs, random_state):
-        A, info = forest_affinity(Xs, n_trees=self.n_trees, mtry=self.mtry, n_filter=0, random_state=random_state,
-                                  pseudo=self.pseudo, cuts=self.cuts, threshold=self.threshold,
-                                  leaf_size=self.leaf_size)
-        k = max(1, round(Xs.shape[0] / 10)) if self.n_neighbors is None else self.n_neighbors
+    def _base_affinity(self, Xs, random_state, *, n_trees, mtry, pseudo, cuts, threshold, leaf_size, n_neighbors,
+                       graph_sym):
+        A, info = forest_affinity(Xs, n_trees=n_trees, mtry=mtry, n_filter=0, random_state=random_state,
+                                  pseudo=pseudo, cuts=cuts, threshold=threshold, leaf_size=leaf_size)
+        k = max(1, round(Xs.shape[0] / 10)) if n_neighbors is None else n_neighbors
         t = info["timings"]
         W = knn_graph(A, k)
-        if self.graph_sym == "mean":
+        if graph_sym == "mean":
             W = mean_symmetrize(W, knn_mask(A, k, symmetric=False))
         return W, {"forest": t["filter"] + t["growth"] + t["affinity"]}
 

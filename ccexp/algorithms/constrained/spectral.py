@@ -270,13 +270,14 @@ class SpectralClustering(PairwiseEstimator):
         self.bandwidth = bandwidth
         self.laplacian = laplacian
 
-    def _affinity(self, Xs, ml, cl):
-        """The graph spectral clustering cuts; subclasses may add the constraints."""
-        return gaussian_knn_affinity(Xs, self.n_neighbors, bandwidth=self.bandwidth)
+    def _constrain(self, W, ml, cl):
+        """The graph spectral clustering cuts, from the Gaussian k-NN graph ``W``; subclasses add the constraints."""
+        return W
 
     def _fit(self, X, ml, cl, k):
         t0 = time.perf_counter()
-        W = self._affinity(prepare_features(X, self.scale), ml, cl)
+        W = gaussian_knn_affinity(prepare_features(X, self.scale), self.n_neighbors, bandwidth=self.bandwidth)
+        W = self._constrain(W, ml, cl)
         t1 = time.perf_counter()
         self.labels_ = njw_spectral(W, k, self.n_init, self.random_state, laplacian=self.laplacian)
         self.timings_ = {"affinity": t1 - t0, "spectral": time.perf_counter() - t1}

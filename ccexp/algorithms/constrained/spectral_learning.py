@@ -48,5 +48,5 @@ class SpectralLearning(SpectralClustering):
     reads = ("pairwise",)  # capability declaration (ccexp.capabilities)
     needs_features = True
 
-    def _affinity(self, Xs, ml, cl):
-        return impose_constraints(super()._affinity(Xs, ml, cl), ml, cl)
+    def _constrain(self, W, ml, cl):
+        return impose_constraints(W, ml, cl)
