@@ -39,3 +39,5 @@ def test_the_summary_adds_up(capsys):
     assert all(d > 4 for d in by_depth) and n_within + sum(by_depth.values()) == n_read
     listed = [int(d) for row in rows for d in re.findall(r" (\d+)(?=,|$|  )", row.split(": ", 1)[1])]
     assert sorted(listed) == sorted(d for d, c in by_depth.items() for _ in range(c))
+    # issue 30: every parameter reaches the code that reads it in at most 4 calls from main
+    assert not by_depth, rows
