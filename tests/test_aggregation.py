@@ -354,3 +354,27 @@ def test_classification_error_hand_checked():
     assert classification_error([0, 0, 1, 1, 1], [5, 5, 5, 7, 7]) == pytest.approx(0.2)
     assert classification_error([0, 1, 2], [0, 1, 2]) == 0.0
     assert classification_error([0, 0, 1, 1], [0, 0, 0, 0]) == 0.5
+
+
+def test_a_hook_gets_the_parameters_its_signature_names_and_a_plain_hook_reads_self():
+    """The family's driver hands ``_cluster`` what it names as keyword-only (issue 30); a hook that names
+    nothing (a plugin written before) still runs and reads ``self``."""
+    from ccexp.algorithms.aggregation.estimator import AggregationEstimator
+
+    class Named(AggregationEstimator):
+        _parameter_constraints = {"width": [int]}
+
+        def __init__(self, width=3):
+            self.width = width
+
+        def _cluster(self, enc, *, width):
+            self.seen_ = width
+            return np.arange(enc.n_items) // width
+
+    class Plain(Named):
+        def _cluster(self, enc):
+            return np.arange(enc.n_items) // self.width
+
+    est = Named(width=2).fit(FIGURE1)
+    assert est.seen_ == 2 and est.labels_.tolist() == [0, 0, 1, 1, 2, 2]
+    assert Plain(width=3).fit(FIGURE1).labels_.tolist() == [0, 0, 0, 1, 1, 1]

@@ -6,13 +6,17 @@ item, ``-1`` for a missing label -- what the clusterings oracles put in
 ``problem.clusterings``.  ROCK and LIMBO read the same array as a
 categorical table (an attribute per input clustering), transposed inside.
 
-Each aggregation algorithm implements ``_cluster(enc) -> labels`` on
-:class:`~ccexp.objectives.clusterings.EncodedClusterings`; its base
-class gives it the natural ``fit(clusterings)``, the uniform
+Each aggregation algorithm implements ``_cluster(enc, *, <its parameters>)
+-> labels`` on :class:`~ccexp.objectives.clusterings.EncodedClusterings`;
+its base class gives it the natural ``fit(clusterings)``, the uniform
 ``fit_problem(problem)``, canonical labels, timings and warm-up, and lets
-SAMPLING call ``_cluster`` on a subset without re-encoding.  The
-categorical baselines implement ``_fit_table(T)`` on the ``(n, m)`` table
-and share :class:`CategoricalEstimator`'s entry points.
+SAMPLING run the wrapped algorithm on a subset without re-encoding.  The
+categorical baselines implement ``_fit_table(T, *, <its parameters>)`` on
+the ``(n, m)`` table and share :class:`CategoricalEstimator`'s entry
+points.  The parameters a hook names as keyword-only are read by the base
+class's driver and handed to it (:func:`~ccexp.algorithms.base.hook_params`,
+issue 30), so the hook is a function of its arguments; a hook without
+keyword-only parameters (a plugin's, say) reads ``self`` as before.
 """
 
 from __future__ import annotations
