@@ -86,7 +86,9 @@ def hook_params(hook) -> tuple[str, ...]:
     to the subclass's hook as keywords, so that the hook is a function of its
     arguments and every parameter is read 4 calls from ``python -m ccexp``
     (issue 30; ``scripts/parameter_reach.py``).  The hook's signature is where
-    its parameters are named, once.
+    its parameters are named, once.  Each driver reads them in a loop of its
+    own (``kw[name] = getattr(self, name)``) rather than through a helper:
+    a helper would be one more frame between ``main`` and the read.
 
     Examples
     --------
