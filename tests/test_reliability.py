@@ -278,3 +278,44 @@ def test_consolidate_interrupted_before_removing_the_parts_duplicates_nothing(tm
     assert res.n_run == len(_all_case_ids()) - len(first) - len(more)
     assert sorted(res.records["case_id"]) == _all_case_ids()
     assert not store._part_files()
+
+
+def test_interrupted_while_storing_the_one_line_stays_the_last_word(tmp_path, monkeypatch):
+    """Ctrl-C (or SIGTERM) while the driver stores a record, with tasks finished but not yet taken from
+    joblib: the generator used to be closed only when the exception was freed, after ``__main__`` printed its
+    line, and joblib's warning "tasks have been successfully executed but not used" became stderr's last line
+    (CI, stop 55).  The sweep now closes it where it stops, and that warning never comes."""
+    import gc
+    import time
+    import warnings
+
+    real_store, real_run = sweep._Bookkeeping.store, sweep.run_instance
+    calls, finished = [], []
+
+    def counting_run(*args):
+        out = real_run(*args)
+        finished.append(1)
+        return out
+
+    def store_then_interrupt(book, records):
+        calls.append(1)
+        if len(calls) == 2:
+            deadline = time.time() + 60
+            while len(finished) <= len(calls) and time.time() < deadline:
+                time.sleep(0.01)  # the other worker finishes a task meanwhile: a result ready, not taken
+            time.sleep(0.1)  # joblib counts it in its callback, after the task returns
+            raise KeyboardInterrupt
+        return real_store(book, records)
+
+    monkeypatch.setattr(sweep, "run_instance", counting_run)
+    monkeypatch.setattr(sweep._Bookkeeping, "store", store_then_interrupt)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(KeyboardInterrupt, match="interrupted.*stored") as excinfo:
+            run_sweep(sweep_spec(SMALL, DATASET, ORACLE), tmp_path,
+                      RunnerOptions(n_jobs=2, backend="threading", progress=False))
+        del excinfo
+        gc.collect()  # what freeing the exception at exit did: close the generator if nothing closed it
+    assert len(finished) > len(calls)  # the case this test is about: a result was ready and not taken
+    assert not [w for w in caught if "successfully executed" in str(w.message)], [str(w.message) for w in caught]
+    assert json.loads((tmp_path / "small" / "test" / "run.json").read_text())["status"] == "interrupted"

@@ -19,6 +19,7 @@ import signal
 import socket
 import threading
 import time
+import warnings
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import BrokenExecutor
@@ -352,8 +353,11 @@ def run_sweep(spec: SweepSpec, results_dir: str | Path, options: RunnerOptions |
                                 # would run them, without its frames between this loop and the task (issue 30)
                                 done = (map(run_instance, book.tasks, itertools.repeat(book.context)) if parallel is None
                                         else parallel(delayed(run_instance)(t, book.context) for t in book.tasks))
-                                for records in done:
-                                    book.store(records)
+                                try:
+                                    for records in done:
+                                        book.store(records)
+                                finally:
+                                    _close_quietly(done)
                             break
                         except worker_lost as exc:
                             book.worker_died(exc, attempt)  # the tasks not stored yet, or SweepInterrupted
@@ -537,6 +541,23 @@ class _Bookkeeping:
         self._write(seconds, self.n_pending, status="finished")  # wall_seconds: the earlier runs' and this one's
         result.provenance = {**self.info, "grid": self.grid}
         return result
+
+
+def _close_quietly(done: Iterator) -> None:
+    """Close the loop's iterator now, in this thread, without joblib's warning about results not used.
+
+    Interrupted while storing (Ctrl-C or SIGTERM between two records), joblib's
+    generator stays alive in the traceback's frames and is closed only when
+    the exception is freed: after ``__main__`` has printed its one line, so
+    that joblib's "tasks have been successfully executed but not used"
+    warning became the last line on stderr.  Those tasks are not lost: a
+    rerun computes them again, as the one line says.
+    """
+    close = getattr(done, "close", None)  # map() (one job) has nothing to close
+    if close is not None:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=r".*tasks have been successfully executed", category=UserWarning)
+            close()
 
 
 @contextlib.contextmanager
