@@ -72,25 +72,41 @@ def _exp1_runs(rec: pd.DataFrame, ref: pd.DataFrame):
 
 
 def _zhu_runs(rec: pd.DataFrame, ref: pd.DataFrame):
-    """coprf_*'s ``area_under_ari`` rows of one dataset: each trial's area under its ARI curve over the counts.
+    """coprf_*'s ``area_under_ari`` rows: each trial's area under its ARI curve over the counts.
 
     The report's area is that of the per-count mean ARIs, a linear function of the runs, so it is the mean of the
     trials' areas (an infeasible COP-KMeans run counts as ARI 0, as the report counts it); a trial missing a count is
     refused.  The SE that ``--check`` takes from the areas' SD estimates what the report's per-count formula does
     (sum of w_i^2 var_i / n): equal in expectation, since each count's runs are drawn independently.
+
+    A row ``dataset = average`` (the report's mean of an algorithm's areas over the datasets it ran): each trial's
+    mean of its areas over those datasets, again linear, so its mean over the trials is the report's average; a
+    trial that a dataset lacks is refused.  Its SD estimates the report's sqrt(sum SE_d^2) / D, the datasets' runs
+    being drawn independently.
     """
     from ccexp.report.zhu2013 import area_under_curve, counted_records
 
     rec = counted_records(rec)
     counts = sorted(rec["oracle.n_constraints"].unique())
-    for r in ref[(ref["quantity"] == "area_under_ari") & (ref["dataset"] != "average")].to_dict("records"):
-        hit = rec[(rec["algorithm"] == r["algorithm"]) & (rec["dataset"] == r["dataset"])]
-        runs = []
+    areas = {}  # (algorithm, dataset) -> {trial: area}
+    for (algorithm, dataset), hit in rec.groupby(["algorithm", "dataset"]):
         for trial, g in hit.groupby("trial"):
             if sorted(g["oracle.n_constraints"]) != counts:
-                raise ValueError(f"{r['ref_id']}: trial {trial} has the counts {sorted(g['oracle.n_constraints'])}, "
-                                 f"not {counts}")
-            runs.append((int(trial), area_under_curve(g["oracle.n_constraints"], g["ari_counted"])))
+                raise ValueError(f"{algorithm} on {dataset}: trial {trial} has the counts "
+                                 f"{sorted(g['oracle.n_constraints'])}, not {counts}")
+            areas.setdefault((algorithm, dataset), {})[int(trial)] = area_under_curve(g["oracle.n_constraints"],
+                                                                                      g["ari_counted"])
+    for r in ref[ref["quantity"] == "area_under_ari"].to_dict("records"):
+        if r["dataset"] != "average":
+            runs = sorted(areas.get((r["algorithm"], r["dataset"]), {}).items())
+        else:
+            per_dataset = [a for (algorithm, _), a in sorted(areas.items()) if algorithm == r["algorithm"]]
+            if len(per_dataset) < 2:
+                continue  # the report writes no average of one dataset
+            trials = sorted(per_dataset[0])
+            if any(sorted(a) != trials for a in per_dataset):
+                raise ValueError(f"{r['ref_id']}: the datasets of {r['algorithm']} ran different trials")
+            runs = [(t, float(np.mean([a[t] for a in per_dataset]))) for t in trials]
         if runs:
             yield r["ref_id"], runs
 

@@ -260,6 +260,42 @@ def test_the_ledger_reads_each_trials_area_under_the_ari_curve(tmp_path):
         script.records_rows(folder, ref, "coprf_perfect")
 
 
+def test_the_ledger_reads_each_trials_average_area_over_the_datasets(tmp_path):
+    """The ``average`` row (the report's mean of an algorithm's areas over its datasets): each trial's mean of its
+    areas.  By hand: Iris gives areas 2 and 3 (as above), Glass ARI 1 then 0.25 at every count gives 4 and 1, so the
+    trials' averages are 3 and 2, whose mean 2.5 is the mean of the datasets' means (2.5, 2.5).  A dataset that ran
+    other trials is refused."""
+    from conftest import load_script
+
+    script = load_script("scripts/fresh_seeds_ledger.py")
+    ref = load_reference("zhu2013", "coprf_perfect")
+    ids = {d: ref[(ref["quantity"] == "area_under_ari") & (ref["algorithm"] == "cop_kmeans")
+                  & (ref["dataset"] == d)].iloc[0]["ref_id"] for d in ("iris", "glass", "average")}
+    counts = [20, 40, 60, 80, 100]
+    folder = tmp_path / "coprf_perfect" / "paper+custom-00000000"
+    folder.mkdir(parents=True)
+    iris = pd.DataFrame({"trial": [1000] * 5 + [1001] * 5, "oracle.n_constraints": counts * 2,
+                         "ari": [0.5] * 5 + [1.0, 1.0, np.nan, 1.0, 1.0],
+                         "status": ["ok"] * 7 + ["infeasible"] + ["ok"] * 2, "dataset": "iris"})
+    glass = pd.DataFrame({"trial": [1000] * 5 + [1001] * 5, "oracle.n_constraints": counts * 2,
+                          "ari": [1.0] * 5 + [0.25] * 5, "status": "ok", "dataset": "glass"})
+    rec = pd.concat([iris, glass], ignore_index=True).assign(algorithm="cop_kmeans", code_version="abc1234")
+    rec.to_parquet(folder / "records.parquet")
+    pd.DataFrame({"ref_id": list(ids.values()), "ours": [2.5, 2.5, 2.5], "n_trials": [2, 2, 2]}).to_csv(
+        folder / "comparison.csv", index=False)
+    rows, _ = script.records_rows(folder, ref, "coprf_perfect")
+    got = {}
+    for r in rows:
+        got.setdefault(r["ref_id"], []).append((r["trial"], float(r["value"])))
+    assert got == {ids["iris"]: [(1000, 2.0), (1001, 3.0)], ids["glass"]: [(1000, 4.0), (1001, 1.0)],
+                   ids["average"]: [(1000, 3.0), (1001, 2.0)]}
+    rec[(rec["dataset"] == "iris") | (rec["trial"] == 1000)].to_parquet(folder / "records.parquet")  # Glass: one trial
+    pd.DataFrame({"ref_id": list(ids.values()), "ours": [2.5, 4.0, 2.5], "n_trials": [2, 1, 2]}).to_csv(
+        folder / "comparison.csv", index=False)  # its own row agrees; the average cannot be formed
+    with pytest.raises(ValueError, match="ran different trials"):
+        script.records_rows(folder, ref, "coprf_perfect")
+
+
 def test_the_ledger_reads_each_item_orders_k_ec_and_ed_of_gionis_tables(tmp_path):
     """agg_categorical: one line per run (one item order) for k, EC in per cent and ED; by hand, two orders of
     LOCALSEARCH on Votes with 3 and 2 clusters, errors 0.12 and 0.11 (12 and 11 %), ED 30,000 and 29,968; a failed
