@@ -179,6 +179,9 @@ def main(argv=None) -> None:
     src.add_argument("--runs", nargs="+", help="CSVs written by scripts/acc_fresh_seeds.py")
     src.add_argument("--records", type=Path, help="the results folder of a run with +experiment.first_trial=1000")
     ap.add_argument("--code-version", help="the commit the --runs were made with (--records: read from the records)")
+    ap.add_argument("--new-rows-only", action="store_true",
+                    help="append only the rows with no batch yet; a row that has one keeps it (one batch per row), "
+                         "and the runs of that batch are compared with these")
     a = ap.parse_args(argv)
     ref = load_reference(a.paper, a.experiment)
     if a.records is not None:
@@ -191,6 +194,13 @@ def main(argv=None) -> None:
         rows = ledger_rows(runs, ref, a.variant, a.code_version)
     path = Path(experiments_dir()) / a.paper / "fresh_seeds.csv"
     have = load_fresh_seeds(path)
+    if a.new_rows_only:
+        kept = [r for r in rows if r["ref_id"] in have]
+        same = sum(math.isclose(float(r["value"]), have[r["ref_id"]].get(r["trial"], math.nan), rel_tol=1e-12,
+                                abs_tol=1e-12) for r in kept)
+        print(f"{len({r['ref_id'] for r in kept})} rows have a batch already and keep it: {same} of their "
+              f"{len(kept)} runs here equal the ledger's")
+        rows = [r for r in rows if r["ref_id"] not in have]
     clash = [r for r in rows if r["trial"] in have.get(r["ref_id"], {})]
     if clash:
         raise SystemExit(f"{path}: {clash[0]['ref_id']} trial {clash[0]['trial']} is there already "

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from ccexp.report.chance import FRESH_OFFSET, load_fresh_seeds, pooled
 from ccexp.report.common import compare_row, load_reference
+from ccexp.report.reference import experiments_dir
 from ccexp.report.reproduction import DIFFERS, WITHIN_TOLERANCE, cause_problems, write_reproduction
 from ccexp.report.tolerance import judge
 from test_rule_causes_variants import _fake, _set, experiments_copy  # noqa: F401 (a fixture)
@@ -260,7 +261,7 @@ def test_the_ledger_reads_each_trials_area_under_the_ari_curve(tmp_path):
         script.records_rows(folder, ref, "coprf_perfect")
 
 
-def test_the_ledger_reads_each_trials_average_area_over_the_datasets(tmp_path):
+def test_the_ledger_reads_each_trials_average_area_over_the_datasets(tmp_path, monkeypatch, capsys):
     """The ``average`` row (the report's mean of an algorithm's areas over its datasets): each trial's mean of its
     areas.  By hand: Iris gives areas 2 and 3 (as above), Glass ARI 1 then 0.25 at every count gives 4 and 1, so the
     trials' averages are 3 and 2, whose mean 2.5 is the mean of the datasets' means (2.5, 2.5).  A dataset that ran
@@ -289,6 +290,22 @@ def test_the_ledger_reads_each_trials_average_area_over_the_datasets(tmp_path):
         got.setdefault(r["ref_id"], []).append((r["trial"], float(r["value"])))
     assert got == {ids["iris"]: [(1000, 2.0), (1001, 3.0)], ids["glass"]: [(1000, 4.0), (1001, 1.0)],
                    ids["average"]: [(1000, 3.0), (1001, 2.0)]}
+    # --new-rows-only: a row with a batch keeps it (never redrawn), the others get this one
+    import shutil
+
+    exp_dir = tmp_path / "experiments"
+    (exp_dir / "zhu2013").mkdir(parents=True)
+    shutil.copy(experiments_dir() / "zhu2013" / "reference.csv", exp_dir / "zhu2013" / "reference.csv")
+    (exp_dir / "zhu2013" / "fresh_seeds.csv").write_text(
+        f"ref_id,trial,value,code_version\n{ids['iris']},1000,2.0,old\n{ids['iris']},1001,9.0,old\n")
+    monkeypatch.setenv("CCEXP_EXPERIMENTS_DIR", str(exp_dir))
+    script.main(["--experiment", "coprf_perfect", "--paper", "zhu2013", "--variant", "", "--records", str(folder),
+                 "--new-rows-only"])
+    assert "1 rows have a batch already and keep it: 1 of their 2 runs here equal the ledger's" in capsys.readouterr().out
+    assert load_fresh_seeds(exp_dir / "zhu2013" / "fresh_seeds.csv") == {
+        ids["iris"]: {1000: 2.0, 1001: 9.0}, ids["glass"]: {1000: 4.0, 1001: 1.0}, ids["average"]: {1000: 3.0, 1001: 2.0}}
+    with pytest.raises(SystemExit, match="there already"):  # without the flag: one batch per row
+        script.main(["--experiment", "coprf_perfect", "--paper", "zhu2013", "--variant", "", "--records", str(folder)])
     rec[(rec["dataset"] == "iris") | (rec["trial"] == 1000)].to_parquet(folder / "records.parquet")  # Glass: one trial
     pd.DataFrame({"ref_id": list(ids.values()), "ours": [2.5, 4.0, 2.5], "n_trials": [2, 1, 2]}).to_csv(
         folder / "comparison.csv", index=False)  # its own row agrees; the average cannot be formed
