@@ -171,7 +171,7 @@ def test_a_chance_cause_needs_trials(tmp_path, experiments_copy):
     _write_fresh(experiments_copy, [190376.0])
     write_reproduction(tmp_path)
     (problem,) = cause_problems(tmp_path, [EXP])
-    assert problem.endswith("the row is judged over fewer than 2 trials: nothing to draw again")
+    assert problem.endswith("the row is judged over fewer than 2 trials, and has no fresh batch in fresh_claims.csv")
 
 
 def _spec(*overrides):

@@ -12,7 +12,8 @@ A row whose status is *differs* at paper scale carries a cause:
   reproduces the row; the page shows both values;
 - ``chance``: one fresh batch of the row's runs, judged alone, is not
   *differs*: the difference does not replicate (:mod:`ccexp.report.chance`; the runs are the
-  paper's ``experiments/<paper>/fresh_seeds.csv``); it comes before ``measured`` and
+  paper's ``experiments/<paper>/fresh_seeds.csv``, the verdicts of a claim or a count on a fresh
+  batch's report its ``fresh_claims.csv``); it comes before ``measured`` and
   ``setup``: a row whose fresh batch does not differ carries ``chance`` whatever
   variant moves it;
 - ``paper``: the paper's own numbers are inconsistent, shown by a computation
@@ -45,13 +46,15 @@ CAUSES = {
                 "cell only by losing as many others is a trade of cells, not a cause: such a row stays unexplained",
     "setup": "a committed paper-scale run of a named variant (`setup:<variant>`, e.g. the authors' code's "
              "settings) reproduces the row; the page shows both values",
-    "chance": "the row is a mean over trials, and one fresh batch of its runs (the same code, setup and number of "
-              "trials, the repetitions numbered from 1000 instead of 0: every random draw new, nothing else changed), "
-              "judged alone by the rule, is not *differs*: the difference does not replicate, as the rule's two-sided "
-              "2 SE lets about one row in 20 of those judged over trials differ by chance (the paper's "
-              "`fresh_seeds.csv`; one batch per row, so a row is never redrawn until it passes; not pooled with the "
-              "committed runs, which are on trial because they differed). It comes before `measured` and `setup`: a "
-              "variant cannot explain a difference that a fresh draw of our own setup does not keep",
+    "chance": "one fresh batch of the row's runs (the same code, setup and number of trials, the repetitions "
+              "numbered from 1000 instead of 0: every random draw new, nothing else changed), judged alone by the "
+              "rule, is not *differs*: the difference does not replicate, as the rule's two-sided 2 SE lets about one "
+              "row in 20 of those judged over trials differ by chance. A mean over trials is judged on its fresh runs "
+              "(the paper's `fresh_seeds.csv`); a claim, a count or a percentage, which has no runs of its own, on the "
+              "report of one fresh batch of the whole experiment (`fresh_claims.csv`, since 2026-11-29). One batch "
+              "per row, so a row is never redrawn until it passes; not pooled with the committed runs, which are on "
+              "trial because they differed. It comes before `measured` and `setup`: a variant cannot explain a "
+              "difference that a fresh draw of our own setup does not keep",
     "paper": "the paper's own numbers are inconsistent, shown by a computation in the README",
     "unexplained": "none of these yet; the README says what was tried",
 }

@@ -17,6 +17,16 @@ replicate.  The fresh runs are the paper's ledger
 value, code_version``).  One batch per row, numbered from 1000: a row cannot be
 redrawn until it passes.
 
+A row that is not a mean over trials (a claim, a count, a win percentage)
+has no per-run values to draw again; it is judged on the report of one
+fresh batch of the *whole* experiment (every algorithm and setting it reads,
+the same number of trials, numbered from 1000), as that report's own
+``comparison.csv`` judged it.  Those verdicts are the paper's ledger
+``experiments/<paper>/fresh_claims.csv`` (:data:`FRESH_CLAIM_COLUMNS`,
+written by ``scripts/fresh_claims_ledger.py``).  The reason is the same: a
+claim that our procedure fails on one draw and passes on the next does not
+fail systematically.
+
 Why the fresh batch alone, and not pooled with the committed runs: the
 committed batch is on trial *because* it differed, so it carries the selection
 (an extreme draw); a test that includes it keeps half of that extremeness.
@@ -36,7 +46,8 @@ import numpy as np
 
 from .causes import csv_lines
 from .comparison import compare_row
-from .tolerance import DIFFERS
+from .reference import reference_row
+from .tolerance import _EPS, DIFFERS, STATUSES
 
 #: The first repetition number of a fresh batch (the committed runs are numbered 0, 1, ...).
 FRESH_OFFSET = 1000
@@ -76,6 +87,65 @@ def load_fresh_seeds(path: str | Path) -> dict[str, dict[int, float]]:
     return out
 
 
+#: The columns of ``experiments/<paper>/fresh_claims.csv``: a row's value on the report of one fresh batch of the
+#: whole experiment (``first_trial``: the batch's first repetition; ``results``: the run's results label).
+FRESH_CLAIM_COLUMNS = ("ref_id", "ours", "ours_sem", "n_trials", "tolerance", "status", "first_trial", "results",
+                       "code_version")
+
+
+def _number(text, where: str, column: str, *, required: bool, integer: bool = False):
+    """A ledger cell as a float (an int with ``integer``); NaN for an empty optional one."""
+    text = (text or "").strip()
+    if not text and not required:
+        return math.nan
+    try:
+        value = int(text) if integer else float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise ValueError(f"{where}: {column}={text!r} is not {'an integer' if integer else 'a number'}")
+    return value
+
+
+def load_fresh_claims(path: str | Path) -> dict[str, dict]:
+    """The fresh-batch verdicts of a paper's rows that are not means over trials, ``{ref_id: entry}``.
+
+    Empty when the file is absent.  An entry holds the row's ``ours``,
+    ``ours_sem`` and ``n_trials`` (NaN when the report gives none),
+    ``tolerance``, ``status``, ``first_trial``, ``results`` and ``code_version``
+    as the fresh batch's report wrote them.
+
+    Raises
+    ------
+    ValueError
+        A missing column, a value or tolerance that is not a finite number, a
+        status the rule does not know, or a ref_id given twice: one line
+        naming the file and its line.
+    """
+    out: dict[str, dict] = {}
+    for line, row in csv_lines(path, FRESH_CLAIM_COLUMNS):
+        where = f"{path}, line {line}"
+        ref_id = (row["ref_id"] or "").strip()
+        if not ref_id:
+            raise ValueError(f"{where}: no ref_id")
+        if ref_id in out:
+            raise ValueError(f"{where}: ref_id={ref_id!r} is given twice (one fresh batch per row)")
+        status = (row["status"] or "").strip()
+        if status not in STATUSES:
+            raise ValueError(f"{where}: status={status!r} is not one of {', '.join(STATUSES)}")
+        out[ref_id] = {
+            "ours": _number(row["ours"], where, "ours", required=True),
+            "ours_sem": _number(row["ours_sem"], where, "ours_sem", required=False),
+            "n_trials": _number(row["n_trials"], where, "n_trials", required=False),
+            "tolerance": _number(row["tolerance"], where, "tolerance", required=True),
+            "status": status,
+            "first_trial": _number(row["first_trial"], where, "first_trial", required=True, integer=True),
+            "results": (row["results"] or "").strip(),
+            "code_version": (row["code_version"] or "").strip(),
+        }
+    return out
+
+
 def pooled(mean: float, sem: float, n: int, fresh) -> tuple[float, float, int]:
     """Mean, standard error and number of the committed runs and the fresh ones together.
 
@@ -104,44 +174,99 @@ def pooled(mean: float, sem: float, n: int, fresh) -> tuple[float, float, int]:
     return m, math.sqrt(var / total), total
 
 
-def fresh_row(row: dict, runs: dict[int, float] | None) -> tuple[dict | None, str | None]:
+def not_a_plain_mean(row: dict) -> str | None:
+    """Why ``row`` is not a mean over trials whose runs can be drawn again (None when it is one)."""
+    n = row.get("n_trials")
+    if n is None or (isinstance(n, float) and math.isnan(n)) or int(n) < 2:
+        return "is judged over fewer than 2 trials"
+    again = compare_row(row["quantity"], row["paper"], row["ours"], math.nan, ref_id=row["ref_id"], sem=row["ours_sem"],
+                        n_trials=int(n))
+    if not math.isclose(again["tolerance"], float(row["tolerance"]), rel_tol=1e-9, abs_tol=1e-12):
+        # a transformed value (a count as a percentage) or a claim: not a plain mean over trials
+        return "is not a plain mean over trials (its committed tolerance is not the rule's for its mean and SE)"
+    return None
+
+
+def fresh_claim_row(row: dict, entry: dict) -> tuple[dict | None, str | None]:
+    """A row that is not a mean over trials, judged on its fresh batch's report (:func:`load_fresh_claims`).
+
+    The ledger keeps the report's verdict; it is taken only when the rule
+    gives that verdict again: a claim's from its value
+    (:func:`~ccexp.report.comparison.compare_row`), any other row's (a count
+    as a percentage, judged in the report's own unit) from its value and
+    tolerance (*differs* exactly when the difference exceeds the tolerance).
+
+    Returns
+    -------
+    (comparison row, None) or (None, the reason in one line)
+    """
+    if entry["first_trial"] != FRESH_OFFSET:
+        return None, (f"needs one fresh batch numbered from {FRESH_OFFSET} in fresh_claims.csv, has one from "
+                      f"{entry['first_trial']}")
+    ref = reference_row(row["ref_id"])
+    n = entry["n_trials"]
+    if ref is not None and ref["kind"] == "claim":
+        again = compare_row(row["quantity"], row["paper"], entry["ours"], math.nan, ref_id=row["ref_id"],
+                            sem=entry["ours_sem"], n_trials=None if math.isnan(n) else int(n))
+        given = again["status"]
+    else:
+        off = abs(entry["ours"] - float(row["paper"])) > entry["tolerance"] + _EPS
+        given = DIFFERS if off else ("" if entry["status"] == DIFFERS else entry["status"])
+    if given != entry["status"]:
+        return None, (f"has the fresh verdict {entry['status']!r} in fresh_claims.csv, but the rule gives "
+                      f"{given or 'not differs'!r} for its value {entry['ours']:.4g}")
+    judged = {"ref_id": row["ref_id"], "quantity": row["quantity"], "paper": row["paper"], "ours": entry["ours"],
+              "ours_sem": entry["ours_sem"], "n_trials": n, "tolerance": entry["tolerance"],
+              "status": entry["status"], "batch": "report"}
+    return judged, None
+
+
+def fresh_row(row: dict, runs: dict[int, float] | None, claim: dict | None = None) -> tuple[dict | None, str | None]:
     """The row judged on its fresh batch alone, or why it cannot be.
 
     ``row`` is a joined row of :func:`ccexp.report.joined.collect` (``ref_id,
     quantity, paper, ours, ours_sem, n_trials``); ``runs`` its fresh runs
     (:func:`load_fresh_seeds`).  The fresh batch must be one batch of the
     committed number of trials, numbered ``FRESH_OFFSET ... FRESH_OFFSET + n - 1``.
+    A row that is not a plain mean over trials is judged instead on
+    ``claim``, its entry of :func:`load_fresh_claims` (:func:`fresh_claim_row`).
 
     Returns
     -------
-    (comparison row, None) or (None, the reason in one line)
+    (comparison row, None) or (None, the reason in one line); the comparison
+    row's ``batch`` is ``"runs"`` (fresh_seeds.csv) or ``"report"``
+    (fresh_claims.csv).
     """
-    n = row.get("n_trials")
-    if n is None or (isinstance(n, float) and math.isnan(n)) or int(n) < 2:
-        return None, "is judged over fewer than 2 trials: nothing to draw again"
-    n = int(n)
+    why = not_a_plain_mean(row)
+    if why:
+        if claim is not None:
+            return fresh_claim_row(row, claim)
+        return None, why + ", and has no fresh batch in fresh_claims.csv"
+    n = int(row["n_trials"])
     if not runs:
         return None, "has no fresh runs in fresh_seeds.csv"
     want = set(range(FRESH_OFFSET, FRESH_OFFSET + n))
     if set(runs) != want:
         return None, (f"needs one fresh batch of {n} runs numbered {FRESH_OFFSET}-{FRESH_OFFSET + n - 1} in "
                       f"fresh_seeds.csv, has trials {min(runs)}-{max(runs)} ({len(runs)} runs)")
-    again = compare_row(row["quantity"], row["paper"], row["ours"], math.nan, ref_id=row["ref_id"], sem=row["ours_sem"],
-                        n_trials=n)
-    if not math.isclose(again["tolerance"], float(row["tolerance"]), rel_tol=1e-9, abs_tol=1e-12):
-        # a transformed value (a count as a percentage) or a claim: not a plain mean over trials
-        return None, "is not a plain mean over trials (its committed tolerance is not the rule's for its mean and SE)"
     x = np.array([runs[t] for t in sorted(runs)], dtype=float)
     judged = compare_row(row["quantity"], row["paper"], float(x.mean()), math.nan, ref_id=row["ref_id"],
                          sem=float(x.std(ddof=1)) / math.sqrt(n), n_trials=n)
-    return judged, None
+    return {**judged, "batch": "runs"}, None
+
+
+def batch_words(judged: dict) -> str:
+    """How a message names the fresh batch of a judged row: ``"10 fresh runs"`` or ``"fresh batch's report"``."""
+    if judged.get("batch") == "report":
+        return "fresh batch's report"
+    return f"{judged['n_trials']} fresh runs"
 
 
 #: Causes that claim to explain a difference: refused on a row whose difference does not replicate.
 EXPLAINING = ("measured", "setup")
 
 
-def explained_chance_problem(kind: str, row: dict, runs: dict[int, float] | None) -> str | None:
+def explained_chance_problem(kind: str, row: dict, runs: dict[int, float] | None, claim: dict | None = None) -> str | None:
     """Why an explaining cause (``measured``, ``setup``) is refused on a row whose fresh batch does not differ.
 
     ``chance`` comes first: a variant that moves a row cannot be the cause of
@@ -151,21 +276,22 @@ def explained_chance_problem(kind: str, row: dict, runs: dict[int, float] | None
     (:func:`fresh_row`), are not refused here; ``unexplained`` and ``paper``
     claim no explanation by our settings and are left as they are.
     """
-    if kind not in EXPLAINING or not runs:
+    if kind not in EXPLAINING or not (runs or claim):
         return None
-    judged, _ = fresh_row(row, runs)
+    judged, _ = fresh_row(row, runs, claim)
     if judged is None or judged["status"] == DIFFERS:
         return None
-    return (f"cause {kind!r} but its {judged['n_trials']} fresh runs do not differ ({judged['ours']:.4g} against "
-            f"{judged['paper']:.4g}: {judged['status']}): the difference does not replicate, so its cause is 'chance'")
+    return (f"cause {kind!r} but its {batch_words(judged)} do{'es' if judged['batch'] == 'report' else ''} not differ "
+            f"({judged['ours']:.4g} against {judged['paper']:.4g}: {judged['status']}): the difference does not "
+            "replicate, so its cause is 'chance'")
 
 
-def chance_problem(row: dict, runs: dict[int, float] | None) -> str | None:
+def chance_problem(row: dict, runs: dict[int, float] | None, claim: dict | None = None) -> str | None:
     """Why a ``chance`` row does not meet the rule (None when its fresh batch is not ``differs``)."""
-    judged, why = fresh_row(row, runs)
+    judged, why = fresh_row(row, runs, claim)
     if why:
         return f"cause 'chance' but the row {why}"
     if judged["status"] == DIFFERS:
-        return (f"cause 'chance' but its {judged['n_trials']} fresh runs differ too: "
-                f"{judged['ours']:.4g} against {judged['paper']:.4g} (tolerance {judged['tolerance']:.3g})")
+        return (f"cause 'chance' but its {batch_words(judged)} differ{'s' if judged['batch'] == 'report' else ''} "
+                f"too: {judged['ours']:.4g} against {judged['paper']:.4g} (tolerance {judged['tolerance']:.3g})")
     return None

@@ -32,22 +32,10 @@ import pandas as pd
 from ..registry import ALGORITHMS
 from ..runner.layout import PAPER_SCALE, experiment_dir, has_records, scale_label, scales_present, split_label
 from . import PAPER_OF, REPORTS
-from .common import (
-    DIFFERS,
-    INDISTINGUISHABLE,
-    NOT_RUN,
-    REPRODUCED,
-    STATUSES,
-    TOLERANCE_RULE,
-    WITHIN_TOLERANCE,
-    fmt_number,
-    is_missing,
-    judge,
-    load_reference,
-    markdown_table,
-    plus_minus,
-)
-from .chance import chance_problem, explained_chance_problem, fresh_row, load_fresh_seeds
+from .common import (DIFFERS, INDISTINGUISHABLE, NOT_RUN, REPRODUCED, STATUSES, TOLERANCE_RULE, WITHIN_TOLERANCE,
+                     fmt_number, is_missing, judge, load_reference, markdown_table, plus_minus)
+from .chance import (batch_words, chance_problem, explained_chance_problem, fresh_row, load_fresh_claims,
+                     load_fresh_seeds)
 from .causes import (CAUSES, NEEDS_EVIDENCE, evidence_problem, load_ledger, measured_problem, moved_by_names,
                      parse_cause)
 from .joined import COLUMNS, ExperimentRows, _readme, collect, folder_of, run_trials, stale_causes, stamp_causes  # noqa: F401 (collect: the page's callers)
@@ -132,10 +120,11 @@ def _cause_counts(rows: pd.DataFrame) -> dict[str, int]:
     return counts
 
 
-def _cause_cell(row: dict, readme: str, fresh: dict | None = None) -> str:
+def _cause_cell(row: dict, readme: str, fresh: dict | None = None, claims: dict | None = None) -> str:
     """The page's cause cell of a row that differs: the cause, linked to its evidence; a setup's value, and the
     verdict of the row's fresh batch when it has one (``fresh``: the paper's
-    :func:`~ccexp.report.chance.load_fresh_seeds`).
+    :func:`~ccexp.report.chance.load_fresh_seeds`; ``claims``: its
+    :func:`~ccexp.report.chance.load_fresh_claims`, for a row that is not a mean over trials).
 
     The fresh batch is shown whatever the cause: under ``chance`` it is the evidence (and why it cannot be judged,
     when it cannot); under any other cause a fresh batch that differs again says the gap is systematic, and one
@@ -154,9 +143,10 @@ def _cause_cell(row: dict, readme: str, fresh: dict | None = None) -> str:
         text += (f" `{variant}`: {plus_minus(row['setup_ours'], row['setup_sem'], 3)} "
                  f"({row['setup_status'] or NOT_RUN})")
     runs = (fresh or {}).get(row["ref_id"])
-    if kind == "chance" or runs:
-        judged, why = fresh_row(row, runs)
-        text += (f" {judged['n_trials']} fresh runs: {plus_minus(judged['ours'], judged['ours_sem'], 3)} "
+    claim = (claims or {}).get(row["ref_id"])
+    if kind == "chance" or runs or claim:
+        judged, why = fresh_row(row, runs, claim)
+        text += (f" {batch_words(judged)}: {plus_minus(judged['ours'], judged['ours_sem'], 3)} "
                  f"({judged['status']})") if judged else f" ({why})"
     return text
 
@@ -204,13 +194,14 @@ def _experiment_section(e: ExperimentRows, results_dir: Path, page_dir: Path) ->
                  "differences here say little about the paper (see the README for the paper-scale verdicts).", ""]
     records = e.rows.to_dict("records")
     fresh = load_fresh_seeds(_readme(e.paper).parent / "fresh_seeds.csv")
+    claims = load_fresh_claims(_readme(e.paper).parent / "fresh_claims.csv")
     show = e.rows.assign(
         where=[w + (f" · variant `{v}`" if v else "") for w, v in zip(e.rows["where"], e.rows["variant"])],
         status=[f"[{r['status']}]({readme}{r['evidence']})" if r["status"] == DIFFERS else r["status"] for r in records],
         ours=[plus_minus(m, se, 3) for m, se in zip(e.rows["ours"], e.rows["ours_sem"])],
         n_trials=[fmt_number(n) for n in e.rows["n_trials"]],
         paper_n=[fmt_number(n) if not is_missing(n) else "" for n in e.rows["paper_n"]],
-        cause=[_cause_cell(r, readme, fresh) for r in records],
+        cause=[_cause_cell(r, readme, fresh, claims) for r in records],
     )[["source", "quantity", "where", "paper", "paper_n", "ours", "n_trials", "difference", "tolerance", "status",
        "cause"]]
     show = show.rename(columns={"ours": "ours (mean ± 2 SE)"})
@@ -226,7 +217,8 @@ def _experiment_section(e: ExperimentRows, results_dir: Path, page_dir: Path) ->
 
 
 def _fresh_sentence(collected: dict) -> list[str]:
-    """The page's count of the differing rows with a fresh batch (``fresh_seeds.csv``): how many differ again.
+    """The page's count of the differing rows with a fresh batch (``fresh_seeds.csv``, ``fresh_claims.csv``): how
+    many differ again.
 
     A fresh batch is evidence for ``chance`` only, but it is shown beside every cause: one that differs again
     says the gap is systematic; one that does not, under a cause other than ``chance``, is counted so that a
@@ -235,9 +227,10 @@ def _fresh_sentence(collected: dict) -> list[str]:
     again, not_again = 0, {}
     for paper, exps in collected.items():
         fresh = load_fresh_seeds(_readme(paper).parent / "fresh_seeds.csv")
+        claims = load_fresh_claims(_readme(paper).parent / "fresh_claims.csv")
         for e in exps:
             for r in e.rows[e.rows["status"] == DIFFERS].to_dict("records"):
-                judged, _ = fresh_row(r, fresh.get(r["ref_id"]))
+                judged, _ = fresh_row(r, fresh.get(r["ref_id"]), claims.get(r["ref_id"]))
                 if judged is None:
                     continue
                 if judged["status"] == DIFFERS:
@@ -360,7 +353,8 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
             joined = collect(name, results_dir, PAPER_SCALE)
             ledger = load_ledger(readme.parent / "ablations.csv")
             fresh = load_fresh_seeds(readme.parent / "fresh_seeds.csv")
-        except ValueError as err:  # a cause that does not parse, a malformed ablations.csv or fresh_seeds.csv
+            claims = load_fresh_claims(readme.parent / "fresh_claims.csv")
+        except ValueError as err:  # a cause that does not parse, a malformed ablations.csv or fresh ledger
             problems.append(f"{name}: {err}")
             continue
         rows = joined.rows
@@ -384,11 +378,11 @@ def cause_problems(results_dir: str | Path, names: list[str] | None = None) -> l
                 if why:
                     problems.append(f"{where}: {why}")
             if kind == "chance" and r["status"] == DIFFERS:
-                why = chance_problem(r, fresh.get(r["ref_id"]))
+                why = chance_problem(r, fresh.get(r["ref_id"]), claims.get(r["ref_id"]))
                 if why:
                     problems.append(f"{where}: {why}")
             if r["status"] == DIFFERS:
-                why = explained_chance_problem(kind, r, fresh.get(r["ref_id"]))
+                why = explained_chance_problem(kind, r, fresh.get(r["ref_id"]), claims.get(r["ref_id"]))
                 if why:
                     problems.append(f"{where}: {why}")
             if kind == "setup" and r["status"] == DIFFERS and r["setup_status"] not in (
