@@ -209,12 +209,12 @@ def fresh_claim_row(row: dict, entry: dict) -> tuple[dict | None, str | None]:
         again = compare_row(row["quantity"], row["paper"], entry["ours"], math.nan, ref_id=row["ref_id"],
                             sem=entry["ours_sem"], n_trials=None if math.isnan(n) else int(n))
         given = again["status"]
-    else:
+    else:  # a count as a percentage: the report's own unit and tolerance; only differs / not is checked
         off = abs(entry["ours"] - float(row["paper"])) > entry["tolerance"] + _EPS
-        given = DIFFERS if off else ("" if entry["status"] == DIFFERS else entry["status"])
+        given = entry["status"] if off == (entry["status"] == DIFFERS) else (DIFFERS if off else "not differs")
     if given != entry["status"]:
         return None, (f"has the fresh verdict {entry['status']!r} in fresh_claims.csv, but the rule gives "
-                      f"{given or 'not differs'!r} for its value {entry['ours']:.4g}")
+                      f"{given!r} for its value {entry['ours']:.4g}")
     judged = {"ref_id": row["ref_id"], "quantity": row["quantity"], "paper": row["paper"], "ours": entry["ours"],
               "ours_sem": entry["ours_sem"], "n_trials": n, "tolerance": entry["tolerance"],
               "status": entry["status"], "batch": "report"}
