@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import load_script
+from conftest import load_script
 
 sm = load_script("scripts/bench/schedule_makespan.py")
 
