@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import argparse
 import heapq
-import json
 import sys
 from pathlib import Path
 
 import pandas as pd
+
+from ccexp.runner.provenance import read_run_info
 
 
 def makespan(costs, workers: int) -> float:
@@ -59,10 +60,10 @@ def makespan(costs, workers: int) -> float:
 
 def task_costs(folder: Path) -> tuple[pd.Series, dict]:
     """Each task's measured cost, in grid order, and the folder's ``run.json``."""
-    run = json.loads((folder / "run.json").read_text())
+    run = read_run_info(folder / "run.json") or {}  # the runner's own reader: None when absent or unreadable
     order = [inst[0] for inst in run.get("grid", {}).get("instances", [])]
     if not order:
-        raise ValueError(f"folder: {folder}/run.json lists no grid instances")
+        raise ValueError(f"folder: {folder}/run.json is absent, unreadable or lists no grid instances")
     rec = pd.read_parquet(folder / "records.parquet", columns=["instance_id", "fit_seconds", "oracle_seconds"])
     per = rec.groupby("instance_id").agg(fit=("fit_seconds", "sum"), oracle=("oracle_seconds", "first"))
     cost = per["fit"] + per["oracle"].fillna(0.0)
