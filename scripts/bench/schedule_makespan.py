@@ -78,8 +78,8 @@ def main(argv=None) -> int:
     ap.add_argument("folders", nargs="+", type=Path, help="finished results folders (records.parquet + run.json)")
     ap.add_argument("--workers", type=int, default=2, help="workers to replay (default 2, this machine's cores)")
     args = ap.parse_args(argv)
-    print(f"| experiment | tasks | summed cost (s) | longest task (s) | lower bound (s) | grid order (s) "
-          f"| longest first (s) | gain | measured wall (s), its workers |")
+    print("| experiment | tasks | summed cost (s) | longest task (s) | lower bound (s) | grid order (s) "
+          "| longest first (s) | gain | measured wall (s), its workers |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     for folder in args.folders:
         cost, run = task_costs(folder)
