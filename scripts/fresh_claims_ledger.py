@@ -14,8 +14,9 @@ Before anything is written the folder's ``run.json`` must show the committed
 paper run's grid, algorithms, trials and number of cases (``--committed``,
 default ``results/NAME/paper/run.json``), one clean commit, no errors, and
 records numbered ``1000 ...``; then every row of the folder's
-``comparison.csv`` that was run, names an algorithm (a dataset's size or
-the class labels' cost is no draw) and is not a plain mean over trials
+``comparison.csv`` that was run, reads runs (names an algorithm, or is a claim
+about all of them; a dataset's size or the class labels' cost is no draw:
+:func:`ccexp.report.chance.drawn`) and is not a plain mean over trials
 becomes one ledger line, as the report judged it, whether it differs or not
 (the rows that agree, judged again, measure the rule's false alarms).  A row
 already in the ledger is refused (one batch per row) unless
@@ -37,7 +38,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ccexp.report.chance import FRESH_CLAIM_COLUMNS, FRESH_OFFSET, fresh_row, load_fresh_claims, not_a_plain_mean
+from ccexp.report.chance import (FRESH_CLAIM_COLUMNS, FRESH_OFFSET, drawn, fresh_row, load_fresh_claims,
+                                 not_a_plain_mean)
 from ccexp.report.joined import _readme, collect
 from ccexp.report.reference import experiments_dir, load_reference
 from ccexp.report.tolerance import NOT_RUN
@@ -81,15 +83,15 @@ def fresh_run_problems(folder: Path, committed: Path) -> list[str]:
 
 
 def ledger_lines(folder: Path, ref: pd.DataFrame) -> list[dict]:
-    """One line per row of ``folder``'s ``comparison.csv`` that ``ref`` holds, is run, names an algorithm and is not a
-    plain mean."""
+    """One line per row of ``folder``'s ``comparison.csv`` that ``ref`` holds, is run, reads runs
+    (:func:`~ccexp.report.chance.drawn`) and is not a plain mean."""
     run = json.loads((folder / "run.json").read_text())
     cmp = pd.read_csv(folder / "comparison.csv")
     cmp = cmp[cmp["ref_id"].isin(set(ref["ref_id"]))]
-    algorithm = ref.set_index("ref_id")["algorithm"].fillna("")
+    refs = {r["ref_id"]: r for r in ref.to_dict("records")}
     out = []
     for r in cmp.to_dict("records"):
-        if r["status"] == NOT_RUN or not not_a_plain_mean(r) or not algorithm[r["ref_id"]]:
+        if r["status"] == NOT_RUN or not not_a_plain_mean(r) or not drawn(refs[r["ref_id"]]):
             continue  # not run, a plain mean (fresh_seeds.csv), or no procedure (a dataset's size): nothing drawn
         n = r.get("n_trials")
         out.append({"ref_id": r["ref_id"], "ours": repr(float(r["ours"])),

@@ -170,3 +170,40 @@ def test_the_claims_ledger_takes_one_fresh_batch_of_the_committed_run(tmp_path):
     # every row of the fake report is a single run, none a plain mean; the rows without an algorithm are no draw
     assert set(got) == set(ref.loc[ref["algorithm"].fillna("") != "", "ref_id"])
     assert MEAN not in got and CLAIM not in got  # a dataset's size and density are no draw of a procedure
+
+
+def test_a_claim_about_every_algorithm_is_drawn_a_data_fact_is_not():
+    from ccexp.report.chance import DATA_CLAIMS, drawn
+
+    assert drawn({"algorithm": "ls_ad_vc", "kind": "exact", "quantity": "n_clusters_mean"})
+    # "for k >= 8 the problem is very hard for all methods": no algorithm, but every algorithm's runs
+    assert drawn({"algorithm": float("nan"), "kind": "claim", "quantity": "claim_all_hard_k_ge_8_a0.01"})
+    assert not drawn({"algorithm": float("nan"), "kind": "exact", "quantity": "n_features"})  # a dataset's size
+    for quantity in DATA_CLAIMS:
+        assert not drawn({"algorithm": "", "kind": "claim", "quantity": quantity})
+    # every claim of the five papers without an algorithm is either drawn or named as data
+    from ccexp.report.reference import experiments_dir
+
+    names = set()
+    for path in sorted(experiments_dir().glob("*/reference.csv")):
+        ref = pd.read_csv(path)
+        names |= set(ref.loc[ref["algorithm"].isna() & (ref["kind"] == "claim"), "quantity"])
+    assert DATA_CLAIMS <= names  # no stale name: each is a claim the references hold
+
+
+def test_the_claims_ledger_takes_exp1s_claims_about_all_algorithms(tmp_path):
+    from conftest import load_script
+
+    script = load_script("scripts/fresh_claims_ledger.py")
+    fresh = tmp_path / "paper+custom-1"
+    _run(fresh, first=FRESH_OFFSET)
+    ref = load_reference("ukkonen2017", "exp1_triplets")
+    rows = [compare_row(r.quantity, r.value, 0.0 if r.kind == "claim" else r.value, r.tolerance, ref_id=r.ref_id,
+                        sem=0.0, n_trials=1) for r in ref.itertuples()]
+    pd.DataFrame(rows).to_csv(fresh / "comparison.csv", index=False)
+    got = {r["ref_id"]: r for r in script.ledger_lines(fresh, ref)}
+    hard = ref.loc[ref["quantity"] == "claim_all_hard_k_ge_8_a0.01", "ref_id"].item()
+    assert got[hard]["status"] == DIFFERS and got[hard]["ours"] == "0.0"
+    no_algorithm = ref[ref["algorithm"].isna()]
+    assert set(no_algorithm.loc[no_algorithm["kind"] == "claim", "ref_id"]) <= set(got)
+    assert not set(no_algorithm.loc[no_algorithm["kind"] != "claim", "ref_id"]) & set(got)

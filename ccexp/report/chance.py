@@ -174,6 +174,24 @@ def pooled(mean: float, sem: float, n: int, fresh) -> tuple[float, float, int]:
     return m, math.sqrt(var / total), total
 
 
+#: Claims that read the data, not a run (a toy example's weights, a data set's triplet density): no fresh batch can
+#: draw them again.  Every other claim reads runs, whether it names one algorithm or, as "all algorithms struggle",
+#: none; ``scripts/fresh_claims_ledger.py`` takes those.
+DATA_CLAIMS = frozenset({"claim_toy_weights_are_figure2s", "claim_food_density_over_100pct"})
+
+
+def drawn(ref: dict) -> bool:
+    """Whether the reference row ``ref`` (``algorithm``, ``kind``, ``quantity``) depends on runs that can be drawn again.
+
+    A row naming an algorithm does; so does a claim about all of them; a data set's size, the class labels'
+    cost or a claim in :data:`DATA_CLAIMS` does not.
+    """
+    algorithm = ref.get("algorithm")
+    if isinstance(algorithm, str) and algorithm:
+        return True
+    return ref.get("kind") == "claim" and ref.get("quantity") not in DATA_CLAIMS
+
+
 def not_a_plain_mean(row: dict) -> str | None:
     """Why ``row`` is not a mean over trials whose runs can be drawn again (None when it is one)."""
     n = row.get("n_trials")
