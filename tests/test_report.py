@@ -8,6 +8,7 @@ chosen so win counts and Table I means can be checked by hand.
 from __future__ import annotations
 
 import math
+import pathlib
 
 import pandas as pd
 import pytest
@@ -177,6 +178,28 @@ def test_unknown_experiment_lists_valid_names(tmp_path):
 def test_cli_all_without_records(tmp_path, capsys):
     assert report_main(["all", "--results", str(tmp_path)]) == 1
     assert "no records" in capsys.readouterr().err
+
+
+def _summary(page: str) -> list[str]:
+    lines = page.split("## Summary", 1)[1].splitlines()
+    return [ln for ln in lines if ln.startswith("| ")][:25]
+
+
+def test_cli_all_on_a_fresh_clone_makes_the_page_from_the_committed_reports(tmp_path, capsys):
+    """The records are gitignored: a clone has the reports only, and ``all`` makes the page from them."""
+    import shutil
+
+    committed = pathlib.Path(__file__).resolve().parents[1] / "results"
+    for path in committed.glob("*/*/comparison.csv"):
+        for name in ("comparison.csv", "run.json"):
+            if (path.parent / name).is_file():
+                (tmp_path / path.parent.relative_to(committed)).mkdir(parents=True, exist_ok=True)
+                shutil.copy(path.parent / name, tmp_path / path.parent.relative_to(committed) / name)
+    assert not list(tmp_path.glob("*/*/records.parquet"))
+    assert report_main(["all", "--results", str(tmp_path)]) == 0
+    assert "from the reports there" in capsys.readouterr().err
+    # the counts per status and per cause are the committed page's, made from the same reports and ledgers
+    assert _summary((tmp_path / "REPRODUCTION.md").read_text()) == _summary((committed / "REPRODUCTION.md").read_text())
 
 
 def test_markdown_table_and_compare_row():
