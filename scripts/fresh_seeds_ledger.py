@@ -5,9 +5,9 @@ Two sources.  ``--runs``: the CSV of ``scripts/acc_fresh_seeds.py`` (Aronsson & 
 ``python -m ccexp +experiment=NAME +experiment.first_trial=1000 ...`` (its ``records.parquet`` and the
 ``comparison.csv`` its report wrote); :data:`EXTRACTORS` say how a row's per-run values are read (exp1_triplets'
 ``n_clusters_mean``: each run's ``n_clusters``; Zhu's ``area_under_ari``: each trial's area over the constraint
-counts; agg_categorical's k, EC and ED: each run's value, one item order), and each row's mean and number of runs
-are checked against the folder's own ``comparison.csv`` (the report's reading of the same records) before anything
-is written.
+counts; agg_categorical's and agg_census' k, EC and ED: each run's value, one item order), and each row's mean
+and number of runs are checked against the folder's own ``comparison.csv`` (the report's reading of the same
+records) before anything is written.
 
 Each run's value at a budget (``ari_at_0.3E``, ...) goes to every reference row
 of the experiment with that quantity, the run's strategy, dataset and gamma,
@@ -112,7 +112,7 @@ def _zhu_runs(rec: pd.DataFrame, ref: pd.DataFrame):
 
 
 def _gionis_runs(rec: pd.DataFrame, ref: pd.DataFrame):
-    """agg_categorical's k, EC and ED rows of the order-dependent algorithms: each run's value (one item order).
+    """agg_categorical's (and agg_census') k, EC and ED rows of the order-dependent algorithms: each run's value.
 
     The report's row is the mean over the runs of ``n_clusters``, ``100 * classification_error`` and
     ``objective`` (``ccexp.report.gionis2007``); ROCK's and LIMBO's rows are keyed by the k asked, the records'
@@ -127,7 +127,8 @@ def _gionis_runs(rec: pd.DataFrame, ref: pd.DataFrame):
     for r in rows.to_dict("records"):
         column, scale = columns[r["quantity"]]
         hit = rec[(rec["algorithm"] == r["algorithm"]) & (rec["dataset"] == r["dataset"])]
-        if r["algorithm"] in BASELINES and len(hit):
+        if r["algorithm"] in BASELINES and len(hit) and not pd.isna(r.get("k")):
+            # keyed by the k asked (Tables 2, 3); a row without k (agg_census' LIMBO) reads every run, as its report
             hit = hit[hit["algorithm.n_clusters"].astype(float) == float(r["k"])]
         hit = hit.sort_values("trial")
         if len(hit):
@@ -136,7 +137,7 @@ def _gionis_runs(rec: pd.DataFrame, ref: pd.DataFrame):
 
 #: How a fresh run's records give the per-run values of an experiment's rows (``--records``).
 EXTRACTORS = {"exp1_triplets": _exp1_runs, "coprf_perfect": _zhu_runs, "coprf_noisy": _zhu_runs,
-              "agg_categorical": _gionis_runs}
+              "agg_categorical": _gionis_runs, "agg_census": _gionis_runs}
 
 
 def records_rows(folder: Path, ref: pd.DataFrame, experiment: str = "exp1_triplets") -> tuple[list[dict], str]:

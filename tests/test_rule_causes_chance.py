@@ -363,3 +363,24 @@ def test_the_readme_table_of_a_fresh_batch_gives_each_committed_chance_row_its_v
     for r in rows:
         assert r[3] == DIFFERS
         assert (r[4] == "chance") == (r[7] != f"**{DIFFERS}**"), r
+
+
+def test_the_ledger_reads_agg_census_limbo_row_without_a_k_from_every_limbo_run(tmp_path):
+    """agg_census' LIMBO row names no k (the paper's one LIMBO run on Adult): every LIMBO run on Adult is its run,
+    as its report reads them; by hand, two orders with errors 0.24 and 0.25 (24 and 25 %)."""
+    from conftest import load_script
+
+    script = load_script("scripts/fresh_seeds_ledger.py")
+    ref = load_reference("gionis2007", "agg_census")
+    limbo = ref[(ref["algorithm"] == "limbo") & (ref["quantity"] == "classification_error_pct")]
+    assert len(limbo) == 1 and pd.isna(limbo["k"].item())
+    folder = tmp_path / "agg_census" / "paper+custom-00000000"
+    folder.mkdir(parents=True)
+    pd.DataFrame({"trial": [1000, 1001], "algorithm": "limbo", "dataset": "adult", "n_clusters": [2, 2],
+                  "classification_error": [0.24, 0.25], "objective": 1.0, "status": "ok",
+                  "algorithm.n_clusters": [2, 2], "code_version": "abc1234"}).to_parquet(folder / "records.parquet")
+    pd.DataFrame({"ref_id": limbo["ref_id"], "ours": 24.5, "n_trials": 2}).to_csv(folder / "comparison.csv",
+                                                                                   index=False)
+    rows, version = script.records_rows(folder, limbo, "agg_census")
+    assert version == "abc1234"
+    assert [(r["trial"], float(r["value"])) for r in rows] == [(1000, 24.0), (1001, 25.0)]
