@@ -151,11 +151,11 @@ def _main(argv: list[str] | None) -> int:
     if args.name == "all":
         names = _ordered([n for n in sorted(REPORTS) if _has_records(results, n, args.scale)])
         if not names and not args.check:
-            if not any(results.glob("*/*/comparison.csv")):
+            if not any(latest_label(results, n, prefer_paper=True, require="comparison.csv") for n in REPORTS):
                 print(f"no records under {results} for any of: {', '.join(sorted(REPORTS))}", file=sys.stderr)
                 return 1
             # a fresh clone: the records stay where they were run (gitignored), the reports are committed; the
-            # page is made from those reports, so an edited ledger or reference reaches it without a rerun
+            # page is made from those reports (as collect reads them), so an edited ledger or cause reaches it
             print(f"no records under {results}: REPRODUCTION.md from the reports there (comparison.csv)",
                   file=sys.stderr)
     elif args.name in REPORTS:
