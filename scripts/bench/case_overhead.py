@@ -50,14 +50,11 @@ def _counted(fn, key_of):
 
 
 def _build_key(target, params, *args, **runtime):
-    """What a ``build`` call makes: an oracle gets its dataset as an argument; the rest by their config name."""
+    """What a ``build`` call makes: an oracle gets its dataset as an argument; a dataset's config carries its
+    ``name`` (an instance's dict), an estimator's parameters do not (a case's ``params``)."""
     if args:
         return "build: oracle (draws the supervision)"
-    return "build: dataset" if params.get("name") in DATASET_NAMES else "build: estimator"
-
-
-#: the experiment's dataset names (an estimator's params never name one)
-DATASET_NAMES: set[str] = set()
+    return "build: dataset" if "name" in params else "build: estimator"
 
 
 @contextlib.contextmanager
@@ -79,7 +76,6 @@ def tasks_of(experiment: str, trial: int, n_tasks: int):
     cases = [c for c in spec.cases() if c.instance.trial == trial]
     context = SweepSpec.of(spec.placed_experiment(), cases, targets=spec.targets).worker_context()
     groups = [list(g) for _, g in itertools.groupby(cases, key=lambda c: c.instance.instance_id)]
-    DATASET_NAMES.update(c.instance.dataset["name"] for c in cases)
     return groups[: n_tasks + 1], context
 
 
