@@ -37,7 +37,8 @@ from .runner.preflight import (check_algorithm_values, check_dask_address, check
                                describe_os_error)
 from .runner.spec import SweepSpec
 from .runner.sweep import RunnerOptions, SweepResult, run_sweep
-from .runner.tracking import check_tracking, log_sweep, sweep_params, tracking_uri
+from .runner.tracking import log_sweep, sweep_params, tracking_uri
+from .runner.tracking_check import check_tracking
 
 log = logging.getLogger("ccexp")
 

@@ -22,7 +22,8 @@ from .runner.layout import experiment_dir, latest_label, split_label
 from .runner.provenance import read_run_info
 from .runner.spec import read_spec
 from .runner.store import ResultStore
-from .runner.tracking import check_tracking, log_sweep, sweep_params, tracking_uri
+from .runner.tracking import log_sweep, sweep_params, tracking_uri
+from .runner.tracking_check import check_tracking
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,8 @@
   same message (``python -m ccexp.report``);
 - ``retry_errors`` reruns the cases stored with ``status="error"`` and the
   summary says how many remain and how to retry them;
-- ``tracking=server`` with no server fails in seconds naming the URI;
+- ``tracking=server`` with no server fails in seconds naming the URI; a busy
+  server (late answer, 503) is asked again;
 - a second sweep of the same folder waits (or refuses in one line).
 """
 
@@ -27,7 +28,7 @@ from ccexp.registry import ALGORITHMS
 from ccexp.runner.grid import expand
 from ccexp.runner.store import ResultStore
 from ccexp.runner.sweep import RunnerOptions, SweepBusy, _sweep_lock, run_sweep, sweep_spec
-from ccexp.runner.tracking import TrackingUnavailable, check_tracking
+from ccexp.runner.tracking_check import TrackingUnavailable, check_tracking
 
 from _sweeps import DATASET, ORACLE, SMALL
 
@@ -165,6 +166,74 @@ def test_check_tracking_fails_in_seconds_naming_the_uri(monkeypatch):
     assert uri in msg and "\n" not in msg and "tracking=off" in msg
     check_tracking(None)  # tracking=off
     check_tracking("sqlite:////tmp/x/mlflow.db")  # embedded: nothing to check
+
+
+class _SlowHealth:
+    """A real HTTP server on 127.0.0.1 whose /health answers each request as ``plan`` says, in turn.
+
+    Each entry is ``(delay_s, status)``; the last one repeats.  ``asked`` counts the requests.
+    """
+
+    def __init__(self, plan):
+        import http.server
+        import threading
+
+        outer = self
+        self.plan, self.asked = list(plan), 0
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server's name
+                delay, status = outer.plan[min(outer.asked, len(outer.plan) - 1)]
+                outer.asked += 1
+                time.sleep(delay)
+                try:
+                    self.send_response(status)
+                    self.end_headers()
+                    self.wfile.write(b"OK")
+                except OSError:  # the client gave up first
+                    pass
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.uri = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_busy_server_is_asked_again_and_a_dead_one_is_not(monkeypatch, caplog):
+    """A server that took the connection but answers late (or says 503) is busy, not missing.
+
+    CI of stop 59 failed a sweep with "no MLflow server answers ... (timed out)" while the server
+    was up: two sweeps started together on a loaded machine.  A refused connection still fails at
+    its first try (test above); a server that stays silent fails once ``patience`` has passed.
+    """
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    caplog.set_level(logging.WARNING, logger="ccexp")
+    with _SlowHealth([(1.0, 200), (0.0, 200)]) as slow:  # the first answer comes after the timeout
+        check_tracking(slow.uri, timeout=0.3, patience=20)
+        assert slow.asked == 2
+    assert any(slow.uri in r.getMessage() and "asking again" in r.getMessage() for r in caplog.records)
+    with _SlowHealth([(0.0, 503), (0.0, 503), (0.0, 200)]) as unavailable:
+        check_tracking(unavailable.uri, timeout=2, patience=20)
+        assert unavailable.asked == 3
+    with _SlowHealth([(1.0, 200)]) as silent:  # never answers within the timeout
+        with pytest.raises(TrackingUnavailable) as err:
+            check_tracking(silent.uri, timeout=0.2, patience=1.5)
+        assert silent.asked >= 2
+    assert silent.uri in str(err.value) and "timed out" in str(err.value)
+    with _SlowHealth([(0.0, 404)]) as wrong:  # something else answers: not busy, refused at once
+        with pytest.raises(TrackingUnavailable, match="HTTP 404"):
+            check_tracking(wrong.uri, timeout=2, patience=20)
+        assert wrong.asked == 1
 
 
 @pytest.mark.slow

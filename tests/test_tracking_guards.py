@@ -22,7 +22,8 @@ from ccexp.__main__ import list_experiments
 from ccexp.runner.compose import ConfigError
 from ccexp.runner.config import experiment_cases
 from ccexp.runner.grid import flatten
-from ccexp.runner.tracking import check_tracking, local_uri, log_sweep, summarise
+from ccexp.runner.tracking import local_uri, log_sweep, summarise
+from ccexp.runner.tracking_check import check_tracking
 
 
 def _records_of(cases) -> pd.DataFrame:

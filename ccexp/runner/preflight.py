@@ -17,7 +17,7 @@ exit status 2) before anything runs:
 - :func:`check_dask_address`: ``runner.address`` answers (a dead address
   cost 35 s and a raw ``OSError``).
 
-The tracking store is checked by :func:`ccexp.runner.tracking.check_tracking`.
+The tracking store is checked by :func:`ccexp.runner.tracking_check.check_tracking`.
 """
 
 from __future__ import annotations

@@ -16,18 +16,14 @@ import logging
 import os
 import sqlite3
 import tempfile
-import urllib.error
-import urllib.request
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import numpy as np
 import pandas as pd
 from filelock import FileLock
 
 from ..registry import ALGORITHMS
-from .compose import ConfigError
 from .layout import experiment_dir
 from .seeding import stable_hash
 from .store import ResultStore
@@ -94,95 +90,6 @@ def tracking_uri(mode: str, uri: str | None, results_dir: str | Path) -> str | N
             raise ValueError("tracking=server needs tracking.uri=http://HOST:PORT")
         return uri
     raise ValueError(f"unknown tracking mode {mode!r}; valid modes are: local, off, server")
-
-
-class TrackingUnavailable(SystemExit):
-    """``tracking=server`` and no MLflow server answers at the URI (one line, exit status 1)."""
-
-
-def check_tracking(uri: str | None, timeout: float = 5.0) -> None:
-    """Fail fast, before any case runs, when the tracking store at ``uri`` cannot take the sweep's runs.
-
-    An http(s) MLflow server: one GET of its ``/health`` endpoint
-    (``mlflow server`` answers ``OK``), with a ``timeout`` of a few seconds:
-    a missing server used to cost the whole sweep, then about four minutes
-    of retries.  The embedded sqlite store: it must be writable and not
-    locked by another process (:func:`check_sqlite_store`); both used to be
-    found only after the sweep (issue 33).  A URI whose scheme MLflow has no
-    store for is refused (it was found after the sweep too).
-
-    Raises
-    ------
-    TrackingUnavailable
-        A server that does not answer: a ``SystemExit`` whose message names the URI, what failed, and what to do.
-    ccexp.runner.compose.ConfigError
-        An unknown scheme, a read-only or locked sqlite store (one line, exit status 2).
-    """
-    if uri is None:
-        return
-    scheme = urlsplit(uri).scheme.split("+", 1)[0].lower()
-    if scheme not in TRACKING_SCHEMES:
-        raise ConfigError(f"tracking.uri={uri}: MLflow stores no runs at a {scheme!r} URI; write "
-                          f"http://HOST:PORT (a server), sqlite:///PATH/mlflow.db, postgresql://..., or use tracking=local")
-    if scheme == "sqlite":
-        check_sqlite_store(uri, timeout=timeout)
-        return
-    if scheme not in ("http", "https"):
-        return
-    url = uri.rstrip("/") + "/health"
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - the user's own tracking URI
-            if resp.status == 200:
-                return
-            reason = f"HTTP {resp.status}"
-    except urllib.error.HTTPError as exc:
-        reason = f"HTTP {exc.code} from {url}"
-    except (urllib.error.URLError, OSError) as exc:
-        reason = str(getattr(exc, "reason", exc))
-    raise TrackingUnavailable(
-        f"tracking=server: no MLflow server answers at {uri} ({reason}); start one "
-        f"(mlflow server --host 127.0.0.1 --port 5000), set tracking.uri=http://HOST:PORT, "
-        f"or run with tracking=local or tracking=off"
-    )
-
-
-#: URI schemes MLflow keeps runs at (a database dialect may add a driver: postgresql+psycopg2)
-TRACKING_SCHEMES = ("", "file", "sqlite", "postgresql", "mysql", "mssql", "http", "https", "databricks",
-                    "databricks-uc", "uc")
-
-
-def check_sqlite_store(uri: str, timeout: float = 5.0) -> None:
-    """Refuse, in one line, an embedded sqlite store the sweep could not log to: read-only, or locked.
-
-    The store is opened and a write transaction begun and rolled back
-    (``BEGIN IMMEDIATE``), waiting at most ``timeout`` seconds for another
-    writer, so what MLflow would meet after the sweep is met before it.
-    """
-    db = Path(uri[len("sqlite:///"):]) if uri.startswith("sqlite:///") else None
-    if db is None or not str(db) or str(db) == ":memory:":
-        return
-    what = f"tracking: the MLflow store {db}"
-    fix = "free it, or run with tracking=off (or tracking.uri=sqlite:///OTHER/mlflow.db)"
-    if not db.exists():
-        folder = db.parent
-        while not folder.exists() and folder != folder.parent:
-            folder = folder.parent
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise ConfigError(f"{what} cannot be created: {folder} is not writable; {fix}")
-        return
-    if not os.access(db, os.R_OK | os.W_OK) or not os.access(db.parent, os.W_OK | os.X_OK):
-        raise ConfigError(f"{what} is read-only (it or its folder); {fix}")
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=rw", uri=True, timeout=timeout)
-        try:
-            con.execute("BEGIN IMMEDIATE")
-            con.rollback()
-        finally:
-            con.close()
-    except sqlite3.Error as err:
-        reason = str(err) or type(err).__name__
-        state = "is locked by another process" if "locked" in reason else f"cannot be written ({reason})"
-        raise ConfigError(f"{what} {state}; {fix}") from None
 
 
 def _sqlite_lock(uri: str):
