@@ -197,6 +197,9 @@ def test_page_lists_every_reference_row_with_status_and_links(tmp_path):
     readme_link = "experiments/ukkonen2017/README.md"
     assert "[differs](" in text and readme_link in text
     assert f"![a]({EXP}/paper/figures/a.png)" in text
+    # the summary as a figure, beside the page and shown under the summary table
+    assert (tmp_path / "overview.png").read_bytes()[:4] == b"\x89PNG"
+    assert text.index("![overview](overview.png)") < text.index("## Ukkonen")
     assert "ours (mean ± 2 SE)" in text
     for source in ref["source"]:
         assert source.replace("|", "\\|") in text

@@ -45,7 +45,7 @@ REPORTS: dict[str, Callable[..., "Report | None"]] = {}
 #: Experiment name -> the paper it reproduces (the module's ``PAPER``, the folder under ``experiments/``).
 PAPER_OF: dict[str, str] = {}
 # modules that are not a paper's report (shared helpers and the reproduction page)
-_NOT_PAPERS = {"causes", "common", "comparison", "joined", "output", "reference", "reference_check", "reproduction",
+_NOT_PAPERS = {"causes", "common", "comparison", "joined", "output", "overview", "reference", "reference_check", "reproduction",
                "tables", "tolerance"}
 for _info in pkgutil.iter_modules(__path__):
     if _info.name.startswith("_") or _info.name in _NOT_PAPERS:

@@ -2,8 +2,8 @@
 
 ``all`` reports every experiment of :data:`ccexp.report.REPORTS` that has
 records under ``DIR`` (none on a fresh clone: the records are not committed,
-so the page is made from the committed reports alone), then writes ``DIR/REPRODUCTION.md`` and
-``DIR/metrics.json`` (:mod:`ccexp.report.reproduction`).  ``--check`` then
+so the page is made from the committed reports alone), then writes ``DIR/REPRODUCTION.md``,
+``DIR/metrics.json`` and ``DIR/overview.png`` (:mod:`ccexp.report.reproduction`).  ``--check`` then
 fails (exit 1) when a reference row flagged ``ci=yes`` does not have the
 status its ``expect`` pin names, when a gated experiment has no records at
 ``scale=ci``, or when no gated row was decided: the CI gate, for records
@@ -182,6 +182,8 @@ def _main(argv: list[str] | None) -> int:
         page = write_reproduction(results, scale=args.scale)
         print(page)
         print(page.parent / "metrics.json")
+        if (page.parent / "overview.png").is_file():
+            print(page.parent / "overview.png")
     if args.check:
         # 'all' checks every experiment, so one that was not run fails its gated rows
         return _check(results, sorted(REPORTS) if args.name == "all" else names)

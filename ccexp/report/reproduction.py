@@ -9,7 +9,8 @@
   (:data:`STATUSES`), with a link to the paper's README where it differs,
   and the experiment's figures side by side;
 - ``results/metrics.json``: the headline counts per paper and experiment
-  (DVC ``metrics``).
+  (DVC ``metrics``);
+- ``results/overview.png``: the summary as a figure (:mod:`ccexp.report.overview`).
 
 :func:`check` is the CI gate: every reference row flagged ``ci=yes`` must be
 within tolerance in a ``scale=ci`` run.  The flag marks the rows that a
@@ -39,6 +40,7 @@ from .chance import (batch_words, chance_problem, explained_chance_problem, fres
 from .causes import (CAUSES, NEEDS_EVIDENCE, evidence_problem, load_ledger, measured_problem, moved_by_names,
                      parse_cause)
 from .joined import COLUMNS, ExperimentRows, _readme, collect, folder_of, run_trials, stale_causes, stamp_causes  # noqa: F401 (collect: the page's callers)
+from .overview import glance_entry, write_overview
 
 #: ``expect`` pins of reference.csv (the status a ci-gated row must have at ``scale=ci``) and the
 #: status each names; an empty pin accepts reproduced or within tolerance.
@@ -248,7 +250,7 @@ def _fresh_sentence(collected: dict) -> list[str]:
 
 
 def write_reproduction(results_dir: str | Path = "results", scale: str | None = None) -> Path:
-    """Write ``REPRODUCTION.md`` and ``metrics.json`` into ``results_dir``.
+    """Write ``REPRODUCTION.md``, ``metrics.json`` and ``overview.png`` into ``results_dir``.
 
     Reads the reports already written there (run :func:`ccexp.report.make_report`
     first): each experiment's ``paper`` folder, else the scale reported last
@@ -267,7 +269,7 @@ def write_reproduction(results_dir: str | Path = "results", scale: str | None = 
         for e in exps:
             stamp_causes(e, results_dir)  # comparison.csv carries each differing row's cause, as the page does
     metrics: dict = {}
-    summary = []
+    summary, glance = [], []
     for paper, exps in collected.items():
         metrics[paper] = {}
         for e in exps:
@@ -277,6 +279,8 @@ def write_reproduction(results_dir: str | Path = "results", scale: str | None = 
                                       "causes": {c.replace(" ", "_"): n for c, n in causes.items()}}
             summary.append([paper, e.name, e.scale or "–", *[counts[s] for s in STATUSES],
                             *[causes[c] for c in CAUSE_COLUMNS]])
+            if len(e.rows):
+                glance.append(glance_entry(e.name, paper, e.rows, counts, causes))
     lines = [
         "# Reproduction of the five papers",
         "",
@@ -310,6 +314,7 @@ def write_reproduction(results_dir: str | Path = "results", scale: str | None = 
         "",
         markdown_table(summary, columns=["paper", "experiment", "scale", *STATUSES,
                                          *[f"differs: {c}" for c in CAUSE_COLUMNS]]),
+        *([f"![overview]({write_overview(glance, results_dir / 'overview.png').name})\n"] if glance else []),
     ]
     for paper, exps in collected.items():
         lines += [f"## {PAPERS[paper]}", "",
