@@ -31,6 +31,8 @@ def test_distances_are_in_tolerances_and_leave_out_claims_ceilings_and_rows_not_
     assert d["x"].tolist() == pytest.approx([0.0, 0.6, 6.0, -30.0])
     assert d["status"].tolist() == [REPRODUCED, WITHIN_TOLERANCE, DIFFERS, DIFFERS]
     assert distances(_rows().iloc[:0]).empty
+    # rows without reference.csv's rule column: only the ceiling comes back (its x by hand: (1.3-180)/0.5)
+    assert distances(_rows().drop(columns="rule"))["x"].tolist() == pytest.approx([0.0, 0.6, 6.0, -30.0, -357.4])
 
 
 def test_segments_are_the_summary_counts_and_the_causes_must_add_up():

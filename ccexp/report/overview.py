@@ -92,7 +92,8 @@ def distances(rows: pd.DataFrame) -> pd.DataFrame:
     ours = pd.to_numeric(rows["ours"], errors="coerce")
     paper = pd.to_numeric(rows["paper"], errors="coerce")
     tol = pd.to_numeric(rows["tolerance"], errors="coerce")
-    ceiling = rows["rule"].fillna("").str.startswith("at_most") if "rule" in rows else False
+    rule = rows["rule"].fillna("") if "rule" in rows else pd.Series("", index=rows.index)
+    ceiling = rule.str.split(":", n=1).str[0].str.strip() == "at_most"  # the rule's kind, read as judge() reads it
     keep = ((rows["kind"] != "claim") & ~ceiling & (rows["status"] != NOT_RUN) & ours.notna() & paper.notna()
             & (tol > 0))
     return pd.DataFrame({"x": ((ours - paper) / tol)[keep].to_numpy(dtype=float),
