@@ -12,7 +12,9 @@ ReCon kept running the unedited TestCompatibility after an edit of
 So ccexp gives numba a cache directory keyed by a fingerprint of every
 module of the package that mentions numba (the kernels and the functions
 they call): an edit of any of them moves every kernel to a fresh, empty
-directory and each compiles again from the current sources.  An edit of
+directory and each compiles again from the current sources.  A module
+whose kernels use :func:`ccexp._jit.borrowing_njit` (and may not import
+numba itself) counts as mentioning numba.  An edit of
 any other module (the runner, the reports) keeps the compiled kernels.
 Rule for kernel authors: a kernel reads globals only from modules that
 mention numba (numba freezes a global's value into the compiled code).
@@ -42,7 +44,7 @@ _PREFIX = "kernels-"
 
 
 def kernel_fingerprint(package_root: Path) -> str:
-    """SHA-256 (16 hex digits) of the paths and bytes of the package's modules that mention numba.
+    """SHA-256 (16 hex digits) of the paths and bytes of the package's modules that mention numba or borrowing_njit.
 
     Parameters
     ----------
@@ -52,7 +54,7 @@ def kernel_fingerprint(package_root: Path) -> str:
     digest = hashlib.sha256()
     for path in sorted(Path(package_root).rglob("*.py")):
         data = path.read_bytes()
-        if b"numba" not in data:
+        if b"numba" not in data and b"borrowing_njit" not in data:
             continue
         digest.update(path.relative_to(package_root).as_posix().encode())
         digest.update(b"\0")

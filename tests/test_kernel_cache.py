@@ -75,6 +75,10 @@ def test_the_fingerprint_follows_the_modules_that_mention_numba_only(tmp_path):
     (pkg / "callee.py").write_text(CALLEE.format(3))
     assert kernel_fingerprint(pkg) != before
     assert len(before) == 16 and int(before, 16) >= 0
+    # a kernel module may import no numba, only ccexp's decorator: it counts too
+    with_callee = kernel_fingerprint(pkg)
+    (pkg / "borrowing.py").write_text("from ccexp._jit import borrowing_njit\n\n\n@borrowing_njit\ndef f(x):\n    return x\n")
+    assert kernel_fingerprint(pkg) != with_callee
 
 
 def test_ccexp_points_numba_and_its_workers_at_its_fingerprints_directory(tmp_path):

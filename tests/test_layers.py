@@ -38,9 +38,9 @@ import ccexp
 #: the group "api" is the package's own ``__init__`` only.
 LAYERS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     # validation helpers, the name -> factory registries, the version, where the shipped files are,
-    # where numba caches the kernels
+    # where numba caches the kernels, and how the kernels that only borrow arrays are compiled
     (0, "base", ("ccexp._validation", "ccexp._plugins", "ccexp._version", "ccexp._installed", "ccexp._kernel_cache",
-                 "ccexp.kinds", "ccexp.registry")),
+                 "ccexp._jit", "ccexp.kinds", "ccexp.registry")),
     # what each registered algorithm reads and each oracle gives, looked up by name
     (1, "capabilities", ("ccexp.capabilities",)),
     # the correlation-clustering core (kernels, graphs, exact solver, contingency tables)

@@ -256,7 +256,7 @@ def test_peeling_returns_the_size_of_the_greatest_connected_set(n, seed, kind):
     """The size the certificates rely on, for every pair of the first state, against a plain-Python fixed point."""
     from ccexp.algorithms.relative._agglomerate import _peel_work
     from ccexp.algorithms.relative._compat_peel import test_compatibility_peel
-    from ccexp.algorithms.relative._constraint_state import ConstraintSlots, slot_incidence, state_components
+    from ccexp.algorithms.relative._constraint_state import ConstraintSlots, init_components, slot_incidence
 
     rng = np.random.default_rng(seed)
     R = _random_relative(n, rng, kind)
@@ -265,13 +265,89 @@ def test_peeling_returns_the_size_of_the_greatest_connected_set(n, seed, kind):
     cons = ConstraintSlots(R[:, 0].copy(), R[:, 1].copy(), R[:, 2].copy(), np.ones(len(R), dtype=np.bool_))
     slots = np.arange(n, dtype=np.int64)
     slot_incidence(cons, work.inc, work.fill)
-    state_components(slots, cons, work.comps, work.uf_parent, work.uf_size, work.fill)
+    init_components(slots, cons, work.comps)
     counters = np.zeros(9, dtype=np.int64)
     tick = 1
     for i, j in itertools.combinations(range(n), 2):
         size, tick = test_compatibility_peel(i, j, slots, cons, work.inc, work.comps, work.luf, work.peel, tick,
                                              counters)
         assert size == _greatest_connected_set(n, R.tolist(), i, j), (i, j)
+
+
+def _components_plain(live, cons):
+    """Plain Python: the components of the live slots with an edge a b per active ab|c, as frozensets."""
+    parent = {v: v for v in live}
+
+    def find(v):
+        while parent[v] != v:
+            v = parent[v]
+        return v
+
+    for a, b, on in zip(cons.a, cons.b, cons.active):
+        if on:
+            parent[find(int(a))] = find(int(b))
+    groups = {}
+    for v in live:
+        groups.setdefault(find(v), set()).add(v)
+    return {frozenset(g) for g in groups.values()}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 30), st.integers(0, 2**31), st.sampled_from(["tree", "classes", "random"]))
+def test_components_kept_by_the_merges_equal_a_rebuild(n, seed, kind):
+    """After every merge of a random order: the members, the count, and spanning edges that connect each component."""
+    from ccexp.algorithms.relative._agglomerate import _merge, _new_clusters
+    from ccexp.algorithms.relative._constraint_state import (
+        ConstraintSlots,
+        component_of,
+        init_components,
+        merge_components,
+        new_components,
+    )
+    from ccexp.algorithms.relative.recon import incidence
+
+    rng = np.random.default_rng(seed)
+    R = _random_relative(n, rng, kind)
+    R = R[R[:, 0] != R[:, 1]]
+    cl = _new_clusters(np.zeros((n, 1)), R)
+    cons = ConstraintSlots(R[:, 0].copy(), R[:, 1].copy(), R[:, 2].copy(), np.ones(len(R), dtype=np.bool_))
+    inc_ptr, inc_con = incidence(R, n)
+    comps = new_components(n, len(R))
+    init_components(np.arange(n, dtype=np.int64), cons, comps)
+    Z = np.zeros((n - 1, 4))
+    for t in range(n - 1):
+        live = [int(v) for v in np.flatnonzero(cl.alive)]
+        i, j = (int(v) for v in rng.choice(live, 2, replace=False))
+        keep, gone = _merge(i, j, t, Z, cl, cons, R, inc_ptr, inc_con)
+        merge_components(keep, gone, comps)
+        live.remove(gone)
+        expected = _components_plain(live, cons)
+        assert comps.n_comp[0] == len(expected)
+        for group in expected:
+            r = component_of(comps, next(iter(group)))
+            members, x = [], comps.m_head[r]
+            while x >= 0:
+                members.append(int(x))
+                x = comps.m_nxt[x]
+            assert sorted(members) == sorted(group)  # every live slot once, no retired one
+            assert {component_of(comps, v) for v in group} == {r}
+            # the spanning edges still active join the whole component
+            edges, q = [], comps.t_head[r]
+            while q >= 0:
+                if cons.active[q]:
+                    edges.append((int(cons.a[q]), int(cons.b[q])))
+                q = comps.t_nxt[q]
+            assert all(a in group and b in group for a, b in edges)
+            joined = {v: v for v in group}
+
+            def root(v):
+                while joined[v] != v:
+                    v = joined[v]
+                return v
+
+            for a, b in edges:
+                joined[root(a)] = root(b)
+            assert len({root(v) for v in group}) == 1
 
 
 def test_unknown_compatibility_test_is_rejected():

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._jit import borrowing_njit
 from .._validation import check_positive_int
 from .graph import _check_index_vector
 
@@ -37,7 +38,7 @@ from .graph import _check_index_vector
 # kernels
 
 
-@njit(cache=True)
+@borrowing_njit
 def _link(parent, size, ra, rb):
     """Join the sets of roots ``ra`` and ``rb`` by size (the larger stays root); False if one set."""
     if ra == rb:
@@ -49,7 +50,7 @@ def _link(parent, size, ra, rb):
     return True
 
 
-@njit(cache=True)
+@borrowing_njit
 def uf_find(parent, x):
     """Root of ``x``, with path halving. O(alpha(n)) amortised.
 
@@ -71,7 +72,7 @@ def uf_find(parent, x):
     return x
 
 
-@njit(cache=True)
+@borrowing_njit
 def uf_union(parent, size, a, b):
     """Merge the sets of ``a`` and ``b`` by size; True if they were distinct.
 
@@ -92,7 +93,7 @@ def uf_union(parent, size, a, b):
     return _link(parent, size, ra, rb)
 
 
-@njit(cache=True)
+@borrowing_njit
 def uf_find_stamped(parent, size, stamp, cur, x):
     """:func:`uf_find` on a union-find reset lazily: ``stamp[x] != cur`` means ``x`` is a fresh singleton.
 
@@ -121,7 +122,7 @@ def uf_find_stamped(parent, size, stamp, cur, x):
     return uf_find(parent, x)
 
 
-@njit(cache=True)
+@borrowing_njit
 def uf_union_stamped(parent, size, stamp, cur, a, b):
     """:func:`uf_union` on a union-find reset lazily (see :func:`uf_find_stamped`).
 

@@ -21,10 +21,10 @@ State, as named tuples of arrays (layouts in the modules that use them):
 :class:`PeelWork`, :class:`ReferenceWork`, :class:`BothWork` (here)
     what the TestCompatibility kernels read and scribble on, one type per
     implementation (the type chooses the test at compile time): ``inc``,
-    ``comps`` (:mod:`._constraint_state`), ``luf``
+    ``comps`` (:mod:`._constraint_state`; the merges keep them current), ``luf``
     (:class:`~._compat_levels.StampedUnionFind`), ``peel``
-    (:class:`~._compat_peel.PeelScratch`), ``uf_parent``, ``uf_size``,
-    ``fill`` (n,) scratch for peeling, ``cert`` (n, n) int32 the
+    (:class:`~._compat_peel.PeelScratch`), ``fill`` (n,) scratch for
+    the incidence, ``cert`` (n, n) int32 the
     incompatibility certificates (see :func:`_test_peel`); ``levels`` (three slot-triple arrays)
     and ``luf`` for the reference; both of them, sharing ``luf``.
 """
@@ -37,22 +37,24 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
+from ..._jit import borrowing_njit
 from ._compat_levels import StampedUnionFind, test_compatibility
 from ._compat_peel import PeelScratch, test_compatibility_peel
 from ._constraint_state import (
     ConstraintSlots,
     SlotIncidence,
-    StateComponents,
     forbidden,
+    init_components,
+    merge_components,
+    new_components,
     slot_incidence,
-    state_components,
     update_constraints,
 )
 from ._linkage_queue import dist2, heap_down, heap_remove, heap_up, heap_update, rescan
 
 Clusters = namedtuple("Clusters", ["C", "size", "alive", "cid", "slot_of", "head", "tail", "nxt", "cnt"])
 LinkageQueue = namedtuple("LinkageQueue", ["D", "rej", "nn", "mind", "heap", "pos"])
-PeelWork = namedtuple("PeelWork", ["inc", "comps", "luf", "peel", "uf_parent", "uf_size", "fill", "cert"])
+PeelWork = namedtuple("PeelWork", ["inc", "comps", "luf", "peel", "fill", "cert"])
 ReferenceWork = namedtuple("ReferenceWork", ["levels", "luf"])
 BothWork = namedtuple("BothWork", ["peel", "reference"])
 
@@ -91,14 +93,6 @@ def _peel_work(n, m, luf=None):
         np.zeros(n + 1, dtype=np.int64),
         np.empty(mm, dtype=np.int64),
     )
-    comps = StateComponents(
-        np.empty(n, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(n + 1, dtype=np.int64),
-        np.empty(n, dtype=np.int64),
-        np.zeros(n + 1, dtype=np.int64),
-        np.empty(n, dtype=np.int64),
-    )
     peel = PeelScratch(
         np.zeros(n, dtype=np.int64),
         np.zeros(n, dtype=np.int64),
@@ -111,8 +105,8 @@ def _peel_work(n, m, luf=None):
         np.empty(m + n + 1, dtype=np.int64),
     )
     luf = _stamped_union_find(n) if luf is None else luf
-    scratch = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
-    return PeelWork(inc, comps, luf, peel, *scratch, np.zeros((n, n), dtype=np.int32))
+    return PeelWork(inc, new_components(n, m), luf, peel, np.empty(n, dtype=np.int64),
+                    np.zeros((n, n), dtype=np.int32))
 
 
 def _reference_work(n, m, luf=None):
@@ -150,11 +144,11 @@ def _new_queue(C, alive):
     return LinkageQueue(D, rej, nn, mind, heap, pos)
 
 
-@njit(cache=True)
+@borrowing_njit
 def _test_peel(i, j, slots, cons, work, stale, tick, counters, n_merges):
     """TestCompatibility by peeling, unless a certificate already shows the pair incompatible.
 
-    Rebuilds the state's incidence and components first when ``stale``.
+    Rebuilds the state's incidence first when ``stale``.
 
     Notes
     -----
@@ -168,7 +162,7 @@ def _test_peel(i, j, slots, cons, work, stale, tick, counters, n_merges):
     cluster of ``S'`` only adds edges.  The set loses a slot only when the
     merge joins two of its own.  So ``|S'| - (merges since)`` stays a lower
     bound, for the pair and for the clusters either of them merges into
-    (:func:`_inherit_certificates`), and while it is at least 3 the pair is
+    (:func:`_after_merge`), and while it is at least 3 the pair is
     incompatible without a test.  ``cert[i, j]`` holds ``|S'| + n_merges``
     at the test.  Why it pays: a rejected pair is tested again only after
     one of its clusters merged, and a merge with a third cluster rarely
@@ -180,7 +174,6 @@ def _test_peel(i, j, slots, cons, work, stale, tick, counters, n_merges):
         return False, tick, stale
     if stale:
         slot_incidence(cons, work.inc, work.fill)
-        state_components(slots, cons, work.comps, work.uf_parent, work.uf_size, work.fill)
     size, tick = test_compatibility_peel(i, j, slots, cons, work.inc, work.comps, work.luf, work.peel, tick, counters)
     if size > 2:
         cert[i, j] = size + n_merges
@@ -188,7 +181,7 @@ def _test_peel(i, j, slots, cons, work, stale, tick, counters, n_merges):
     return size <= 2, tick, False
 
 
-@njit(cache=True)
+@borrowing_njit
 def _inherit_peel_certificates(cert, keep, gone):
     """The merged cluster ``keep`` holds the certificates of both its parts (the larger bound)."""
     for x in range(cert.shape[0]):
@@ -197,23 +190,47 @@ def _inherit_peel_certificates(cert, keep, gone):
         cert[x, keep] = c
 
 
-def _inherit_certificates(work, keep, gone):
+@borrowing_njit
+def _peel_after_merge(work, keep, gone):
+    """Peeling's state after ``gone`` merged into ``keep``: its components, and its certificates."""
+    merge_components(keep, gone, work.comps)
+    _inherit_peel_certificates(work.cert, keep, gone)
+
+
+def _init_state(work, slots, cons):
+    """Before the first merge, by the type of ``work`` (see the overload); numba-compiled callers only."""
+    raise NotImplementedError("only callable from numba-compiled code")
+
+
+@overload(_init_state)
+def _init_state_by_work(work, slots, cons):
+    """Peeling's components of the singletons (:func:`~._constraint_state.init_components`)."""
+    kind = getattr(work, "instance_class", None)
+    if kind is PeelWork:
+        return lambda work, slots, cons: init_components(slots, cons, work.comps)
+    if kind is BothWork:
+        return lambda work, slots, cons: init_components(slots, cons, work.peel.comps)
+    return lambda work, slots, cons: None
+
+
+def _after_merge(work, keep, gone):
     """After a merge, by the type of ``work`` (see the overload); numba-compiled callers only."""
     raise NotImplementedError("only callable from numba-compiled code")
 
 
-@overload(_inherit_certificates)
-def _inherit_certificates_by_work(work, keep, gone):
-    """Peeling's certificates pass to the merged cluster (:func:`_test_peel`); the reference keeps none."""
+@overload(_after_merge)
+def _after_merge_by_work(work, keep, gone):
+    """Peeling's components follow the merge (:func:`~._constraint_state.merge_components`) and its
+    certificates pass to the merged cluster (:func:`_test_peel`); the reference keeps neither."""
     kind = getattr(work, "instance_class", None)
     if kind is PeelWork:
-        return lambda work, keep, gone: _inherit_peel_certificates(work.cert, keep, gone)
+        return lambda work, keep, gone: _peel_after_merge(work, keep, gone)
     if kind is BothWork:
-        return lambda work, keep, gone: _inherit_peel_certificates(work.peel.cert, keep, gone)
+        return lambda work, keep, gone: _peel_after_merge(work.peel, keep, gone)
     return lambda work, keep, gone: None
 
 
-@njit(cache=True)
+@borrowing_njit
 def _test_reference(i, j, slots, cons, work, stale, tick, counters):
     """TestCompatibility by the level-by-level recursion (leaves ``stale`` as it was)."""
     ok, tick = test_compatibility(i, j, slots.shape[0], cons, work.levels, work.luf, tick, counters)
@@ -230,9 +247,9 @@ def _test_compatibility_by_work(work, i, j, slots, cons, stale, tick, counters, 
     """TestCompatibility by peeling (:class:`PeelWork`), the reference recursion (:class:`ReferenceWork`), or both.
 
     Each implementation returns ``(ok, tick, stale)``.  Peeling rebuilds the
-    state's incidence and components first when ``stale`` and leaves them
-    fresh.  :class:`BothWork` uses the reference's answer and counts a
-    disagreement in ``counters[7]`` (for the tests).  The choice is made at
+    state's incidence first when ``stale`` and leaves it fresh.
+    :class:`BothWork` uses the reference's answer and counts a disagreement
+    in ``counters[7]`` (for the tests).  The choice is made at
     typing time from the scratch's type, so a caller compiles only the test
     it runs (the peel and reference kernels cost ~10 s of a cold numba
     cache between them).
@@ -263,7 +280,7 @@ def _test_compatibility_by_work(work, i, j, slots, cons, stale, tick, counters, 
     return None
 
 
-@njit(cache=True)
+@borrowing_njit
 def _merge(i, j, n_merges, Z, cl, cons, R, inc_ptr, inc_con):
     """Merge slots ``i`` and ``j`` (the larger keeps its slot); write linkage row ``n_merges``; return ``(keep, gone)``."""
     n = cl.size.shape[0]
@@ -290,7 +307,7 @@ def _merge(i, j, n_merges, Z, cl, cons, R, inc_ptr, inc_con):
     return keep, gone
 
 
-@njit(cache=True)
+@borrowing_njit
 def _update_queue(keep, cl, lq, hsize):
     """The merged cluster's distances; neighbours it came closer to lower their bound."""
     alive, C = cl.alive, cl.C
@@ -369,7 +386,7 @@ def _agglomerate(X, R, inc_ptr, inc_con, work):
     Cost: O(n^2 d) time and O(n^2) memory for the distance matrix, O(n) per
     rescan, plus per check O(|C|): O(|C_e|) per level of the reference
     TestCompatibility; by peeling, O(n + |C|) once per merge for the
-    state's incidence and components, then per test the two clusters'
+    state's incidence and O(alpha(n)) for its components, then per test the two clusters'
     components and the searches (see :func:`~._compat_peel.test_compatibility_peel`).
     """
     n = X.shape[0]
@@ -381,7 +398,9 @@ def _agglomerate(X, R, inc_ptr, inc_con, work):
     counters = np.zeros(9, dtype=np.int64)
     Z = np.zeros((max(n - 1, 0), 4))
     tick = 1
-    stale = True  # the state's incidence and components need a rebuild
+    stale = True  # the state's incidence needs a rebuild
+    if work is not None:
+        _init_state(work, heap, cons)
     hsize = n
     n_alive = n
     n_merges = 0
@@ -417,7 +436,7 @@ def _agglomerate(X, R, inc_ptr, inc_con, work):
         Z[n_merges, 2] = np.sqrt(D[i, j])
         keep, gone = _merge(i, j, n_merges, Z, cl, cons, R, inc_ptr, inc_con)
         if work is not None:
-            _inherit_certificates(work, keep, gone)
+            _after_merge(work, keep, gone)
         stale = True
         n_merges += 1
         n_alive -= 1

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from numba import njit
-
+from ..._jit import borrowing_njit
 from ...cc.union_find import uf_find_stamped, uf_union_stamped
 
 #: A union-find over slots reset lazily by round (see
@@ -17,7 +16,7 @@ from ...cc.union_find import uf_find_stamped, uf_union_stamped
 StampedUnionFind = namedtuple("StampedUnionFind", ["parent", "size", "stamp"])
 
 
-@njit(cache=True)
+@borrowing_njit
 def test_compatibility(i, j, n_alive, cons, work, luf, stamp0, counters):
     """TestCompatibility(C', S, i, j) of Section 4.2, the recursion unrolled into a loop.
 

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from numba import njit
-
+from ..._jit import borrowing_njit
 from ...cc.union_find import uf_find_stamped, uf_union_stamped
+from ._constraint_state import component_of
 
 PeelScratch = namedtuple("PeelScratch", ["in_s", "vis", "pv", "pe", "tmark", "qa", "qb", "qx", "qy"])
 PeelTest = namedtuple("PeelTest", ["i", "j", "st"])
@@ -38,7 +38,7 @@ PeelTest = namedtuple("PeelTest", ["i", "j", "st"])
 RELEVEL = 4
 
 
-@njit(cache=True)
+@borrowing_njit
 def _peel(dropped, n_p, test, tst, nq, cons, inc, sc):
     """Remove the slots ``dropped[:n_p]`` from S; queue the spanning edges ``a b`` that lose their ``c``.
 
@@ -64,7 +64,7 @@ def _peel(dropped, n_p, test, tst, nq, cons, inc, sc):
     return nq
 
 
-@njit(cache=True)
+@borrowing_njit
 def _level(members, n_mem, dropped, test, ust, cons, inc, luf, sc, counters):
     """One level of the recursion on the slots ``members[:n_mem]`` (all of S), by union-find.
 
@@ -106,7 +106,7 @@ def _level(members, n_mem, dropped, test, ust, cons, inc, luf, sc, counters):
     return lsize[r], nq
 
 
-@njit(cache=True)
+@borrowing_njit
 def _mark_path(u, pv, pe, tmark, tst):
     """Add the search-tree path from ``u`` to its root to the spanning subgraph."""
     while pv[u] >= 0:
@@ -115,7 +115,7 @@ def _mark_path(u, pv, pe, tmark, tst):
         u = pv[u]
 
 
-@njit(cache=True)
+@borrowing_njit
 def _expand(v, marks, queue, tail, test, tst, cons, inc, sc, counters):
     """Visit the neighbours of ``v`` in ``G(S)`` for one side of a two-sided search.
 
@@ -160,46 +160,51 @@ def _expand(v, marks, queue, tail, test, tst, cons, inc, sc, counters):
     return tail
 
 
-@njit(cache=True)
+@borrowing_njit
 def _first_level(test, comps, cons, sc, tick0):
     """S and T of the first level, from the state's components; returns ``(|S|, queue length)``.
 
     S is the union of the components of ``i`` and ``j`` (joined by the
-    pair's edge), T their spanning trees marked with ``tick0 + 1``; the
-    tree edges whose ``c`` is outside S are queued.
+    pair's edge), T their spanning edges, marked with ``tick0 + 1``; those
+    whose ``c`` is outside S are queued.  The spanning edges that merges
+    turned into loops are no edges and are skipped; the cycles that merges
+    closed stay in T, which only needs to connect S (measured: a spanning
+    tree picked from them per test costs more than the pairs it saves).
     """
     st = test.st
     tst = tick0 + 1
-    m_ptr, m_list, t_ptr, t_list = comps.member_ptr, comps.members, comps.tree_ptr, comps.tree
-    SA, SB, SC = cons.a, cons.b, cons.c
+    SA, SB, SC, active = cons.a, cons.b, cons.c, cons.active
     S_mark, tmark, qx, qy = sc.in_s, sc.tmark, sc.qx, sc.qy
-    ri = comps.comp[test.i]
-    rj = comps.comp[test.j]
+    ri = component_of(comps, test.i)
+    rj = component_of(comps, test.j)
     n_s = 0
     nq = 0
     for r in (ri, rj):
-        for p in range(m_ptr[r], m_ptr[r + 1]):
-            S_mark[m_list[p]] = st
-        n_s += m_ptr[r + 1] - m_ptr[r]
+        x = comps.m_head[r]
+        while x >= 0:
+            S_mark[x] = st
+            n_s += 1
+            x = comps.m_nxt[x]
         if ri == rj:
             break
     if n_s <= 2:
         return n_s, nq
-    # the spanning forest's edges in S make T; those whose c is outside S are deleted
     for r in (ri, rj):
-        for p in range(t_ptr[r], t_ptr[r + 1]):
-            q = t_list[p]
-            tmark[q] = tst
-            if S_mark[SC[q]] != st:
-                qx[nq] = SA[q]
-                qy[nq] = SB[q]
-                nq += 1
+        q = comps.t_head[r]
+        while q >= 0:
+            if active[q]:
+                tmark[q] = tst
+                if S_mark[SC[q]] != st:
+                    qx[nq] = SA[q]
+                    qy[nq] = SB[q]
+                    nq += 1
+            q = comps.t_nxt[q]
         if ri == rj:
             break
     return n_s, nq
 
 
-@njit(cache=True)
+@borrowing_njit
 def _two_sided_search(x, y, sa, sb, test, tst, cons, inc, sc, counters):
     """Search from ``x`` and from ``y`` in turns (marks ``sa``, ``sb``) until they meet or one runs out.
 
@@ -233,7 +238,7 @@ def _two_sided_search(x, y, sa, sb, test, tst, cons, inc, sc, counters):
             return 1, tb
 
 
-@njit(cache=True)
+@borrowing_njit
 def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, counters):
     """TestCompatibility(C', S, i, j) of Section 4.2 by peeling one graph instead of rebuilding it per level.
 
@@ -252,7 +257,7 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
     inc : SlotIncidence
         :func:`~._constraint_state.slot_incidence` of the current state (active constraints only).
     comps : StateComponents
-        :func:`~._constraint_state.state_components` of the current state.
+        The components of the current state (:mod:`._constraint_state`, kept current by the merges).
     luf : StampedUnionFind
         Scratch union-find over slots, reset lazily by its stamps.
     sc : PeelScratch
@@ -285,10 +290,10 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
     point, in whatever order components are dropped), and the merge is
     compatible iff it is ``{i, j}`` alone.
 
-    The first level comes from the state's components, computed once for
-    all the tests between two merges: S is the union of the components of
-    ``i`` and ``j``, and their spanning trees (plus the edge ``i j``) make
-    a spanning subgraph T.  After that S loses components:
+    The first level comes from the state's components, which the merges
+    keep current: S is the union of the components of ``i`` and ``j``, and
+    their spanning edges (plus the edge ``i j``) make a spanning subgraph
+    T.  After that S loses components:
     removing slots deletes the edges of the constraints whose ``c`` they
     hold, and each deleted edge ``x y`` of T is queued.  A queued pair is
     checked by searching from ``x`` and from ``y`` in turns (decremental
@@ -309,8 +314,8 @@ def test_compatibility_peel(i, j, slots, cons, inc, comps, luf, sc, tick0, count
     if n_alive <= 2:
         return n_alive, tick0
     # the first level from the state's components: those of i and j, joined by the pair's edge
-    ri = comps.comp[i]
-    rj = comps.comp[j]
+    ri = component_of(comps, i)
+    rj = component_of(comps, j)
     if comps.n_comp[0] - (1 if ri != rj else 0) == 1:
         return n_alive, tick0  # G of all the clusters is connected
     S_mark, vis, qa, qb, qx, qy = sc.in_s, sc.vis, sc.qa, sc.qb, sc.qx, sc.qy

@@ -14,16 +14,17 @@ Numba kernels, no fastmath: the order of merges must be reproducible to the bit.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ..._jit import borrowing_njit
 
 
-@njit(cache=True)
+@borrowing_njit
 def heap_less(mind, a, b):
     """Whether slot ``a`` ranks before slot ``b``: smaller bound, then smaller slot."""
     return mind[a] < mind[b] or (mind[a] == mind[b] and a < b)
 
 
-@njit(cache=True)
+@borrowing_njit
 def _heap_swap(heap, pos, p, q):
     a = heap[p]
     b = heap[q]
@@ -33,7 +34,7 @@ def _heap_swap(heap, pos, p, q):
     pos[a] = q
 
 
-@njit(cache=True)
+@borrowing_njit
 def heap_up(heap, pos, mind, p):
     """Sift the slot at position ``p`` up after its bound decreased."""
     while p > 0:
@@ -45,7 +46,7 @@ def heap_up(heap, pos, mind, p):
             return
 
 
-@njit(cache=True)
+@borrowing_njit
 def heap_down(heap, pos, mind, p, size):
     """Sift the slot at position ``p`` down after its bound increased."""
     while True:
@@ -62,14 +63,14 @@ def heap_down(heap, pos, mind, p, size):
             return
 
 
-@njit(cache=True)
+@borrowing_njit
 def heap_update(heap, pos, mind, slot, size):
     """Restore the heap order after ``mind[slot]`` changed either way."""
     heap_up(heap, pos, mind, pos[slot])
     heap_down(heap, pos, mind, pos[slot], size)
 
 
-@njit(cache=True)
+@borrowing_njit
 def heap_remove(heap, pos, mind, slot, size):
     """Remove ``slot``; returns the new size."""
     p = pos[slot]
@@ -83,7 +84,7 @@ def heap_remove(heap, pos, mind, slot, size):
     return size
 
 
-@njit(cache=True)
+@borrowing_njit
 def dist2(C, i, j):
     """Squared Euclidean distance between the centroids in rows ``i`` and ``j`` of ``C``."""
     s = 0.0
@@ -93,7 +94,7 @@ def dist2(C, i, j):
     return s
 
 
-@njit(cache=True)
+@borrowing_njit
 def rescan(k, D, alive, rej, nn, mind):
     """Exact nearest allowed neighbour of slot ``k`` (smallest slot on ties), into ``nn[k]``, ``mind[k]``.
 
