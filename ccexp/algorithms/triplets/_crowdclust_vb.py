@@ -71,40 +71,67 @@ def ewmw(M, mu_w, S_w, idx):
 
 
 @njit(cache=True)
-def _phi_moments(mi, mj, Mi, Mj, idx, ephi, ephiphi):
-    """E[phi] and E[phi phi^T] of phi_ab = x_ia x_jb + x_ib x_ja (a < b), phi_aa = x_ia x_ja."""
-    D = mi.shape[0]
-    Q = ephi.shape[0]
+def _pair_of(idx):
+    """``(pa, pb)``: the entry (a, b), a <= b, of W that position q of w holds (the inverse of :func:`widx`)."""
+    D = idx.shape[0]
+    Q = D * (D + 1) // 2
     pa = np.empty(Q, dtype=np.int64)
     pb = np.empty(Q, dtype=np.int64)
     for a in range(D):
         for b in range(a, D):
             pa[idx[a, b]] = a
             pb[idx[a, b]] = b
+    return pa, pb
+
+
+@njit(cache=True)
+def _phi_moments(mi, mj, Mi, Mj, idx, ephi, ephiphi):
+    """E[phi] and E[phi phi^T] of phi_ab = x_ia x_jb + x_ib x_ja (a < b), phi_aa = x_ia x_ja (into the arrays given)."""
+    pa, pb = _pair_of(idx)
+    ephi[:] = 0.0
+    ephiphi[:, :] = 0.0
+    _add_phi_moments(mi, mj, Mi, Mj, pa, pb, 1.0, 1.0, ephi, ephiphi)
+
+
+@njit(cache=True)
+def _add_phi_moments(mi, mj, Mi, Mj, pa, pb, c, lam2, h, A):
+    """``h += c E[phi]`` and ``A += lam2 E[phi phi^T]`` for one pair (see :func:`_phi_moments`).
+
+    The sweep over the pairs adds each pair's moments straight into its
+    update instead of storing them first: every entry takes the same float
+    operations (the moment rounded to a double, then scaled and added), so
+    ``h`` and ``A`` are bitwise what the stored moments gave
+    (``tests/test_crowdclust_vb_speed.py``).
+    """
+    Q = h.shape[0]
     for q in range(Q):
         a, b = pa[q], pb[q]
-        ephi[q] = mi[a] * mj[b] + (mi[b] * mj[a] if a != b else 0.0)
+        h[q] += c * (mi[a] * mj[b] + (mi[b] * mj[a] if a != b else 0.0))
     for q in range(Q):
         a, b = pa[q], pb[q]
         for r in range(Q):
-            c, d = pa[r], pb[r]
-            # E[x_ia x_jb x_ic x_jd] = Mi[a, c] Mj[b, d]; expand both symmetrised sums
-            v = Mi[a, c] * Mj[b, d]
-            if c != d:
-                v += Mi[a, d] * Mj[b, c]
+            e, f = pa[r], pb[r]
+            # E[x_ia x_jb x_ie x_jf] = Mi[a, e] Mj[b, f]; expand both symmetrised sums
+            v = Mi[a, e] * Mj[b, f]
+            if e != f:
+                v += Mi[a, f] * Mj[b, e]
             if a != b:
-                v += Mi[b, c] * Mj[a, d]
-                if c != d:
-                    v += Mi[b, d] * Mj[a, c]
-            ephiphi[q, r] = v
+                v += Mi[b, e] * Mj[a, f]
+                if e != f:
+                    v += Mi[b, f] * Mj[a, e]
+            A[q, r] += lam2 * v
 
 
 @njit(cache=True)
 def expected_s2(i, j, mu, M, T, mu_w, tau, idx):
     """E[s^2] for pair (i, j), with T[j] = E[W M_j W] (tables kept current by the caller); tau = (mean, var)."""
-    mu_t, s_t = tau[0], tau[1]
+    return _expected_s2_at(i, j, mu, M, T, mean_w(mu_w, idx), tau[0], tau[1])
+
+
+@njit(cache=True)
+def _expected_s2_at(i, j, mu, M, T, W, mu_t, s_t):
+    """:func:`expected_s2` with E[W] given (the sweeps over the pairs build it once, not once per pair)."""
     D = mu.shape[1]
-    W = mean_w(mu_w, idx)
     quad = 0.0
     for a in range(D):
         for b in range(D):
@@ -136,7 +163,7 @@ def update_items(post, T, csr, counts, prior, qw, tau, idx):
     n1, n0 = counts
     prior_prec, prior_h = prior
     mu_w, S_w = qw
-    mu_t = tau[0]
+    mu_t, s_t = tau[0], tau[1]
     n, D = mu.shape
     W = mean_w(mu_w, idx)
     A = np.empty((D, D))
@@ -148,7 +175,7 @@ def update_items(post, T, csr, counts, prior, qw, tau, idx):
         for e in range(indptr[i], indptr[i + 1]):
             j = nbr[e]
             N = n1[e] + n0[e]
-            lam2 = 2.0 * N * _jj_lambda(math.sqrt(max(expected_s2(i, j, mu, M, T, mu_w, tau, idx), 0.0)))
+            lam2 = 2.0 * N * _jj_lambda(math.sqrt(max(_expected_s2_at(i, j, mu, M, T, W, mu_t, s_t), 0.0)))
             for a in range(D):
                 acc = 0.0
                 for b in range(D):
@@ -188,23 +215,19 @@ def update_annotator(post, T, pairs, counts, prior_w, qw, tau, idx):
     pi, pj = pairs
     n1, n0 = counts
     mu_w, S_w = qw
-    mu_t = tau[0]
+    mu_t, s_t = tau[0], tau[1]
     D = mu.shape[1]
     Q = mu_w.shape[0]
     A = np.zeros((Q, Q))
     h = np.zeros(Q)
-    ephi = np.empty(Q)
-    epp = np.empty((Q, Q))
+    W = mean_w(mu_w, idx)  # E[W] at the current q(w), for the bound's xi
+    pa, pb = _pair_of(idx)
     for p in range(pi.shape[0]):
         i, j = pi[p], pj[p]
         N = n1[p] + n0[p]
-        lam2 = 2.0 * N * _jj_lambda(math.sqrt(max(expected_s2(i, j, mu, M, T, mu_w, tau, idx), 0.0)))
-        _phi_moments(mu[i], mu[j], M[i], M[j], idx, ephi, epp)
+        lam2 = 2.0 * N * _jj_lambda(math.sqrt(max(_expected_s2_at(i, j, mu, M, T, W, mu_t, s_t), 0.0)))
         c = 0.5 * (n1[p] - n0[p]) - lam2 * mu_t
-        for q in range(Q):
-            h[q] += c * ephi[q]
-            for r in range(Q):
-                A[q, r] += lam2 * epp[q, r]
+        _add_phi_moments(mu[i], mu[j], M[i], M[j], pa, pb, c, lam2, h, A)
     for q in range(Q):
         A[q, q] += prior_w[q]
     S_w = np.linalg.inv(A)
@@ -220,7 +243,7 @@ def update_annotator(post, T, pairs, counts, prior_w, qw, tau, idx):
     for p in range(pi.shape[0]):
         i, j = pi[p], pj[p]
         N = n1[p] + n0[p]
-        lam2 = 2.0 * N * _jj_lambda(math.sqrt(max(expected_s2(i, j, mu, M, T, mu_w, tau, idx), 0.0)))
+        lam2 = 2.0 * N * _jj_lambda(math.sqrt(max(_expected_s2_at(i, j, mu, M, T, W, mu_t, s_t), 0.0)))
         lin = 0.0
         for a in range(D):
             acc = 0.0
@@ -248,7 +271,7 @@ def bound_terms(post, T, pairs, counts, mu_w, tau, idx):
     for p in range(pi.shape[0]):
         i, j = pi[p], pj[p]
         N = n1[p] + n0[p]
-        s2 = max(expected_s2(i, j, mu, M, T, mu_w, tau, idx), 0.0)
+        s2 = max(_expected_s2_at(i, j, mu, M, T, W, mu_t, tau[1]), 0.0)
         xi = math.sqrt(s2)
         lam = _jj_lambda(xi)
         lin = 0.0

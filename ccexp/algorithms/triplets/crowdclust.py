@@ -240,17 +240,32 @@ def _vb_bound(post, T, labels, qw, tau, idx, prior, st):
     prior_prec, prior_h = prior
     mu_t, s_t = tau
     lik = V.bound_terms((mu, M), T, (pi, pj), (n1, n0), mu_w, tau, idx)
-    kl = 0.0
-    for i in range(mu.shape[0]):
-        P = prior_prec[i]
-        m0 = np.linalg.solve(P, prior_h[i])
-        d = mu[i] - m0
-        kl += 0.5 * (np.trace(P @ S[i]) + d @ P @ d - mu.shape[1] - np.linalg.slogdet(P)[1]
-                     - np.linalg.slogdet(S[i])[1])
+    kl = _items_kl(mu, S, prior_prec, prior_h)
     kl += 0.5 * (np.sum(prior_w * np.diag(S_w)) + np.sum(prior_w * mu_w**2) - len(mu_w)
                  - np.sum(np.log(prior_w)) - np.linalg.slogdet(S_w)[1])
     kl += 0.5 * ((s_t + mu_t**2) / st**2 - 1.0 + np.log(st**2) - np.log(s_t))
     return float(lik - kl)
+
+
+def _items_kl(mu, S, prior_prec, prior_h) -> float:
+    """sum_i KL(N(mu_i, S_i) || N(P_i^-1 h_i, P_i^-1)), the items' part of the bound's KL.
+
+    The per-item terms come from numpy's stacked linear algebra (one LAPACK
+    call per matrix, as a call per item makes) and are added in item order, so
+    the sum is bitwise that of a loop over the items
+    (``tests/test_crowdclust.py`` holds it to that loop); a loop of numpy calls
+    cost 3.6 ms per bound at n = 160, 20 bounds per fit.
+    """
+    D = mu.shape[1]
+    m0 = np.linalg.solve(prior_prec, prior_h[..., None])[..., 0]
+    d = mu - m0
+    trace = np.trace(prior_prec @ S, axis1=1, axis2=2)
+    quad = ((d[:, None, :] @ prior_prec) @ d[:, :, None])[:, 0, 0]
+    terms = 0.5 * (trace + quad - D - np.linalg.slogdet(prior_prec)[1] - np.linalg.slogdet(S)[1])
+    kl = 0.0
+    for v in terms.tolist():  # in item order, as the loop adds them
+        kl += v
+    return kl
 
 
 def _mixture_prior(mu, rng):
