@@ -1,6 +1,6 @@
 """Speed of the Ukkonen (2017) baselines and of Ls-AD-VC on Food, with cblearn's t-STE beside ours.
 
-    python scripts/bench/bench_tste.py [--repeats 5] [--part all|tste]
+    python scripts/bench/bench_tste.py [--repeats 5] [--part all|tste|floor|baselines]
                                        [--peers-python /tmp/peers-venv/bin/python] [--out DIR]
 
 1. t-STE (ours: numba cost and gradient under scipy's L-BFGS-B) at n=160,
@@ -32,9 +32,26 @@ ours, unless ``--peer-threads``).  Both are L-BFGS-B
 (scipy's, default tolerances, at most 1000 iterations) on the same cost, so
 from the same start they should take the same iterations to the same cost;
 the table shows both.  Medians and the ratio of the medians.  ``--part
-tste`` runs row 1 only.  Rows 2-3: medians of ``--repeats`` timed calls
+tste`` runs row 1 only, ``--part baselines`` row 2 only.  Rows 2-3: medians of ``--repeats`` timed calls
 after one untimed warm-up.  Prints markdown tables and writes
 ``results/bench/bench_tste.json``; exits 1 if a target is missed.
+
+``--part floor`` runs row 1, then asks how fast a fit could be while its
+result stays bit for bit the same (issue 31: "a speed-up never changes a
+result"; the exp1 records hold t-STE's embeddings).  Two parts of a fit
+cannot go:
+(i) the libm calls of every evaluation: one ``log`` per triplet, whose
+values are added to the cost in triplet order (a vector log or a
+reordering changes the last bits, and with them L-BFGS-B's path), timed as
+those very logs of the kernel's own arguments from a contiguous array (no
+table look-ups) summed in order; and the ``log1p`` and two ``exp`` per item
+pair of the kernel's tables and gradient weights;
+(ii) scipy's L-BFGS-B itself: timed by replaying the fit, the (cost,
+gradient) values our kernel returned, in order, to ``minimize`` (the same
+iterates, since the values are the same; checked).
+The floor of a fit is evaluations x (i) + (ii); beside it the budget that
+100x cblearn leaves (cblearn's CPU time / 100, from row 1).  CPU times,
+medians of ``--repeats`` after a warm-up.
 """
 
 from __future__ import annotations
@@ -48,7 +65,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import math
+
 import numpy as np
+from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -164,8 +184,153 @@ def bench_tste(repeats: int, peers_python: str, k: int = 8, b: float = 0.2, peer
             "speedups": [t["seconds"] / o["seconds"] for o, t in zip(ours, theirs)] if theirs else None,
             "cpu_s": cmed, "cblearn_cpu_s": pcmed, "cpu_speedup": None if pcmed is None else pcmed / cmed,
             "runs_s": [o["seconds"] for o in ours], "cblearn_runs_s": [o["seconds"] for o in theirs] or None,
+            "cblearn_cpu_runs_s": [o["cpu"] for o in theirs] or None,
         })
     return rows
+
+
+@njit(cache=False)
+def _kernel_arguments(X, pairs, alpha):
+    """The argument of every ``log`` of one evaluation of ``tste_cost_grad_pairs`` (not both anchors), in order."""
+    n, d = X.shape
+    expo = (alpha + 1.0) / 2.0
+    kern = np.empty((n, n))
+    for i in range(n):
+        kern[i, i] = 1.0
+        for j in range(i + 1, n):
+            d2 = 0.0
+            for s in range(d):
+                a = X[i, s] - X[j, s]
+                d2 += a * a
+            kv = math.exp(-expo * math.log1p(d2 / alpha))
+            kern[i, j] = kv
+            kern[j, i] = kv
+    kf = kern.ravel()
+    out = np.empty(pairs.shape[0])
+    for t in range(pairs.shape[0]):
+        out[t] = kf[pairs[t, 0]] + kf[pairs[t, 1]]
+    return out
+
+
+@njit(cache=False)
+def _logs_in_order(args):
+    """sum of log(args[t]) in order: the libm logs and the serial sum every bit-identical evaluation pays."""
+    total = 0.0
+    for t in range(args.shape[0]):
+        total += math.log(args[t])
+    return total
+
+
+@njit(cache=False)
+def _table_transcendentals(X, alpha):
+    """The libm calls of one evaluation's n x n tables: log1p and exp of each pair, exp of its gradient weight."""
+    n, d = X.shape
+    expo = (alpha + 1.0) / 2.0
+    power = 1.0 / expo
+    total = 0.0
+    for i in range(n):
+        for j in range(i + 1, n):
+            d2 = 0.0
+            for s in range(d):
+                a = X[i, s] - X[j, s]
+                d2 += a * a
+            lk = -expo * math.log1p(d2 / alpha)
+            total += math.exp(lk) + math.exp(lk * power)
+    return total
+
+
+def _cpu_median(fn, repeats: int) -> float:
+    fn()
+    runs = []
+    for _ in range(repeats):
+        c0 = time.process_time()
+        fn()
+        runs.append(time.process_time() - c0)
+    return float(np.median(runs))
+
+
+def _recorded_fit(T, pairs, X0, alpha):
+    """tste_embedding's L-BFGS-B fit from ``X0``, with every (x, cost, gradient) the kernel returned, in order."""
+    from scipy.optimize import minimize
+    from threadpoolctl import threadpool_limits
+
+    from ccexp.algorithms.triplets import _tste_kernels as TK
+
+    n, d = X0.shape
+    grad = np.empty((n, d))
+    seen = []
+
+    def fun(x):
+        cost = TK.tste_cost_grad_pairs(x.reshape(n, d), T, alpha, False, grad, 1.0, pairs)
+        seen.append((x.copy(), cost, grad.ravel().copy()))
+        return cost, grad.ravel().copy()
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        res = minimize(fun, X0.ravel(), jac=True, method="L-BFGS-B", options={"maxiter": 1000})
+    X_ref, _ = tste_embedding(T, n, d, init=X0)
+    if not np.array_equal(res.x.reshape(n, d), X_ref):
+        raise AssertionError("the recorded fit is not tste_embedding's")
+    return res.x, seen
+
+
+def _replay(X0, seen, check=False):
+    """L-BFGS-B fed the recorded values in order: its own time (the same iterates; ``check`` asserts so)."""
+    from scipy.optimize import minimize
+    from threadpoolctl import threadpool_limits
+
+    it = iter(seen)
+
+    def f(x):
+        x_rec, cost, g = next(it)
+        if check and not np.array_equal(x, x_rec):
+            raise AssertionError("the replay took another path")
+        return cost, g.copy()
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return minimize(f, X0.ravel(), jac=True, method="L-BFGS-B", options={"maxiter": 1000})
+
+
+def bench_floor(rows_tste: list[dict], repeats: int, k: int = 8, b: float = 0.2) -> list[dict]:
+    """The least CPU time a bit-identical t-STE fit can take (logs + L-BFGS-B), beside 100x cblearn's budget.
+
+    Per timed start of row 1 (seeds 1..repeats, the starts both sides were timed from): the floor of
+    that fit, evaluations x the logs of one evaluation + L-BFGS-B's replay, against cblearn's CPU
+    time from the same start; medians over the starts.
+    """
+    from ccexp.algorithms.triplets import _tste_kernels as TK
+
+    out = []
+    for row in rows_tste:
+        a = row["a"]
+        _, prob = _triplets(a, k=k, b=b)
+        T = np.asarray(prob.triplets, dtype=np.int64)
+        n, d, alpha = 160, 4, 3.0
+        pairs = TK.pair_indices(T, n, False)
+        grad = np.empty((n, d))
+        starts = [np.random.default_rng(r).standard_normal((n, d)) for r in range(1, repeats + 1)]
+        args = _kernel_arguments(starts[0], pairs, alpha)
+        t_logs = _cpu_median(lambda: _logs_in_order(args), repeats)
+        t_table = _cpu_median(lambda: _table_transcendentals(starts[0], alpha), repeats)
+        t_kernel = _cpu_median(lambda: TK.tste_cost_grad_pairs(starts[0], T, alpha, False, grad, 1.0, pairs), repeats)
+        evals, replays, floors = [], [], []
+        for X0 in starts:
+            x_end, seen = _recorded_fit(T, pairs, X0, alpha)
+            if not np.array_equal(_replay(X0, seen, check=True).x, x_end):
+                raise AssertionError("the replay ended elsewhere")
+            t_replay = _cpu_median(lambda: _replay(X0, seen), 3)
+            evals.append(len(seen))
+            replays.append(t_replay)
+            floors.append(len(seen) * (t_logs + t_table) + t_replay)
+        theirs = row.get("cblearn_cpu_runs_s")
+        ratios = None if not theirs else [c / f for c, f in zip(theirs, floors)]
+        out.append({"a": a, "n_triplets": len(T), "n_evals": evals, "fit_cpu_s": row["cpu_s"],
+                    "kernel_per_eval_s": t_kernel, "logs_per_eval_s": t_logs, "table_per_eval_s": t_table,
+                    "lbfgsb_replay_s": float(np.median(replays)), "floor_s": float(np.median(floors)),
+                    "floors_s": floors, "cblearn_cpu_s": row["cblearn_cpu_s"],
+                    "budget_100x_s": None if row["cblearn_cpu_s"] is None else row["cblearn_cpu_s"] / 100.0,
+                    "ratio_at_floor": None if ratios is None else float(np.median(ratios)),
+                    "ratios_at_floor": ratios})
+    return out
 
 
 def bench_baselines(repeats: int) -> list[dict]:
@@ -203,7 +368,8 @@ def bench_food(repeats: int) -> list[dict]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--part", choices=["all", "tste"], default="all", help="'tste': row 1 only")
+    ap.add_argument("--part", choices=["all", "tste", "floor", "baselines"], default="all",
+                    help="'tste': row 1 only; 'floor': row 1 and the floor of a bit-identical fit; 'baselines': row 2 only")
     ap.add_argument("--fractions", default="0.1,1.0", help="fractions a of row 1 (default 0.1,1.0)")
     ap.add_argument("--peers-python", default=DEFAULT_PEERS_PYTHON)
     ap.add_argument("--peer-threads", type=int, default=1,
@@ -213,14 +379,15 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
 
-    t1 = bench_tste(args.repeats, args.peers_python, args.k, args.b, args.peer_threads,
-                    tuple(float(a) for a in args.fractions.split(",")))
-    t2 = bench_baselines(args.repeats) if args.part == "all" else []
+    t1 = [] if args.part == "baselines" else bench_tste(
+        args.repeats, args.peers_python, args.k, args.b, args.peer_threads, tuple(float(a) for a in args.fractions.split(",")))
+    t_floor = bench_floor(t1, args.repeats, args.k, args.b) if args.part == "floor" else []
+    t2 = bench_baselines(args.repeats) if args.part in ("all", "baselines") else []
     t3 = bench_food(args.repeats) if args.part == "all" else []
 
     print(f"## 1. t-STE, n=160, 4 dimensions, k={args.k}, b={args.b} (median of {args.repeats}; cblearn: "
           f"alternated call by call, same start per call)\n")
-    if t1[0]["cblearn_median_s"] is None:
+    if t1 and t1[0]["cblearn_median_s"] is None:
         print(f"(cblearn not run: no interpreter at {args.peers_python})\n")
     print(markdown_table([{
         "a": r["a"], "triplets": f"{r['n_triplets']:,}", "ours": fmt_seconds(r["median_s"]),
@@ -240,6 +407,18 @@ def main(argv=None) -> int:
             rel = max(abs(a - b) / abs(b) for a, b in zip(r["cost"], r["cblearn_cost"]))
             print(f"a={r['a']}: per-call ratios {' '.join(f'{x:.1f}' for x in r['speedups'])}; "
                   f"largest relative difference of the final costs {rel:.2e}")
+    if t_floor:
+        print("\n## The floor of a bit-identical fit (CPU, one thread; medians over row 1's timed starts)\n")
+        print(markdown_table([{
+            "a": r["a"], "triplets": f"{r['n_triplets']:,}", "evaluations": " ".join(map(str, r["n_evals"])),
+            "fit": fmt_seconds(r["fit_cpu_s"]), "kernel / evaluation": fmt_seconds(r["kernel_per_eval_s"]),
+            "logs / evaluation": fmt_seconds(r["logs_per_eval_s"]),
+            "tables' log1p, exp / evaluation": fmt_seconds(r["table_per_eval_s"]), "L-BFGS-B (replay)": fmt_seconds(r["lbfgsb_replay_s"]),
+            "floor": fmt_seconds(r["floor_s"]), "cblearn": fmt_seconds(r["cblearn_cpu_s"]),
+            "100x budget": fmt_seconds(r["budget_100x_s"]),
+            "ratio at the floor": "—" if r["ratio_at_floor"] is None else f"{r['ratio_at_floor']:.0f}x",
+        } for r in t_floor], ["a", "triplets", "evaluations", "fit", "kernel / evaluation", "logs / evaluation",
+                              "tables' log1p, exp / evaluation", "L-BFGS-B (replay)", "floor", "cblearn", "100x budget", "ratio at the floor"]))
     print("\n## 2. Baselines per exp1 case, n=160, k=8, b=0.2 (no target)\n")
     print(markdown_table([{
         "algorithm": r["algorithm"], "a": r["a"], "triplets": f"{r['n_triplets']:,}", "median": fmt_seconds(r["median_s"]),
@@ -256,7 +435,7 @@ def main(argv=None) -> int:
             "cluster sizes": r["cluster_sizes"], "target": f"<= {fmt_seconds(r['target_s'])}",
             "result": verdict(r["median_s"], r["target_s"]),
         }], ["triplets", "median", "min–max", "vertex cover", "local search", "cluster sizes", "target", "result"]))
-    path = write_results("bench_tste", {"tste": t1, "baselines": t2, "food": t3},
+    path = write_results("bench_tste", {"tste": t1, "floor": t_floor, "baselines": t2, "food": t3},
                          extra={"repeats": args.repeats, "part": args.part, "k": args.k, "b": args.b,
                                 "peer_threads": args.peer_threads}, out_dir=args.out)
     print(f"\nwritten: {path}")
