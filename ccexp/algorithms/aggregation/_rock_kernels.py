@@ -83,67 +83,60 @@ def goodness(link, ni, nj, e):
     return link / ((ni + nj) ** e - ni**e - nj**e)
 
 
-@njit(cache=True)
-def _before(g, a, b, h, c, d):
-    """Heap order: larger goodness first, then the smaller pair (a, b) < (c, d)."""
-    return g > h or (g == h and (a < c or (a == c and b < d)))
+#: One entry of ROCK's heap of candidate merges, one record per entry so that a step of a sift
+#: reads one or two cache lines instead of one per field: ``g`` the goodness, ``ab`` the pair of
+#: slots a < b as ``a * 2**32 + b`` (its order is the pair's lexicographic order), ``s`` the
+#: stamps of a and b when it was pushed.
+HEAP_ENTRY = np.dtype([("g", np.float64), ("ab", np.int64), ("s", np.int64)])
+_PAIR = np.int64(2**32)
 
 
 @njit(cache=True)
-def _push(hg, ha, hb, hs, size, g, a, b, stamp):
-    """Push an entry onto the binary max-heap held in the arrays; grow them if full."""
-    if size == hg.shape[0]:
-        cap = 2 * size + 16
-        hg2 = np.empty(cap)
-        ha2 = np.empty(cap, dtype=np.int64)
-        hb2 = np.empty(cap, dtype=np.int64)
-        hs2 = np.empty(cap, dtype=np.int64)
-        hg2[:size] = hg[:size]
-        ha2[:size] = ha[:size]
-        hb2[:size] = hb[:size]
-        hs2[:size] = hs[:size]
-        hg, ha, hb, hs = hg2, ha2, hb2, hs2
+def _before(g, ab, h, cd):
+    """Heap order: larger goodness first, then the smaller pair (a, b) < (c, d) (``ab < cd``)."""
+    return g > h or (g == h and ab < cd)
+
+
+@njit(cache=True)
+def _push(heap, size, g, ab, stamp):
+    """Push an entry onto the binary max-heap ``heap[:size]``; returns the heap (a larger copy when it was full)."""
+    if size == heap.shape[0]:
+        grown = np.empty(2 * size + 16, dtype=HEAP_ENTRY)
+        grown[:size] = heap[:size]
+        heap = grown
     i = size
     while i > 0:
         parent = (i - 1) // 2
-        if not _before(g, a, b, hg[parent], ha[parent], hb[parent]):
+        if not _before(g, ab, heap[parent].g, heap[parent].ab):
             break
-        hg[i] = hg[parent]
-        ha[i] = ha[parent]
-        hb[i] = hb[parent]
-        hs[i] = hs[parent]
+        heap[i] = heap[parent]
         i = parent
-    hg[i] = g
-    ha[i] = a
-    hb[i] = b
-    hs[i] = stamp
-    return hg, ha, hb, hs
+    heap[i].g = g
+    heap[i].ab = ab
+    heap[i].s = stamp
+    return heap
 
 
 @njit(cache=True)
-def _pop(hg, ha, hb, hs, size):
+def _pop(heap, size):
     """Remove the top entry (the caller has read it); returns the new size."""
     size -= 1
-    g, a, b, s = hg[size], ha[size], hb[size], hs[size]
+    g, ab, s = heap[size].g, heap[size].ab, heap[size].s
     i = 0
     while True:
         c = 2 * i + 1
         if c >= size:
             break
-        if c + 1 < size and _before(hg[c + 1], ha[c + 1], hb[c + 1], hg[c], ha[c], hb[c]):
+        if c + 1 < size and _before(heap[c + 1].g, heap[c + 1].ab, heap[c].g, heap[c].ab):
             c += 1
-        if not _before(hg[c], ha[c], hb[c], g, a, b):
+        if not _before(heap[c].g, heap[c].ab, g, ab):
             break
-        hg[i] = hg[c]
-        ha[i] = ha[c]
-        hb[i] = hb[c]
-        hs[i] = hs[c]
+        heap[i] = heap[c]
         i = c
     if size > 0:
-        hg[i] = g
-        ha[i] = a
-        hb[i] = b
-        hs[i] = s
+        heap[i].g = g
+        heap[i].ab = ab
+        heap[i].s = s
     return size
 
 
@@ -163,15 +156,22 @@ def merge_clusters(L, sizes, k, e, merge_a, merge_b):
     rows plus O(l log P) for its l linked clusters (P entries in the heap).
     Ties go to the smaller pair of slots. Returns the number of merges
     written to ``merge_a``, ``merge_b``.
+
+    Notes
+    -----
+    The merges are a function of the order alone: at any time at most one
+    entry of a pair is current, and current entries are strictly ordered
+    by (goodness, pair), so any heap layout pops them in the same sequence.
+    On Mushrooms (8,124 records, theta 0.8: 1.9 M linked pairs, 8,103
+    merges) the time went to the pops of a heap of millions of entries;
+    one record per entry (:data:`HEAP_ENTRY`) instead of four parallel
+    arrays makes a step of a sift touch one or two cache lines, not four
+    to eight.
     """
     n = L.shape[0]
     active = np.ones(n, dtype=np.bool_)
     stamp = np.zeros(n, dtype=np.int64)  # bumped whenever a cluster changes
-    cap = 16
-    hg = np.empty(cap)
-    ha = np.empty(cap, dtype=np.int64)
-    hb = np.empty(cap, dtype=np.int64)
-    hs = np.empty(cap, dtype=np.int64)  # stamp[a] * (n_merges + 1) + stamp[b] at push time
+    heap = np.empty(16, dtype=HEAP_ENTRY)
     size = 0
     n_linked = 0
     for x in range(n):
@@ -181,17 +181,17 @@ def merge_clusters(L, sizes, k, e, merge_a, merge_b):
                 linked = True
                 if y > x:
                     g = goodness(float(L[x, y]), float(sizes[x]), float(sizes[y]), e)
-                    hg, ha, hb, hs = _push(hg, ha, hb, hs, size, g, x, y, 0)
+                    heap = _push(heap, size, g, x * _PAIR + y, 0)
                     size += 1
         if linked:
             n_linked += 1
     base = n + 1  # stamps never exceed the number of merges < n
     t = 0
     while n_linked > k and size > 0:
-        a = ha[0]
-        b = hb[0]
-        s = hs[0]
-        size = _pop(hg, ha, hb, hs, size)
+        a = heap[0].ab // _PAIR
+        b = heap[0].ab % _PAIR
+        s = heap[0].s
+        size = _pop(heap, size)
         if not (active[a] and active[b]) or s != stamp[a] * base + stamp[b]:
             continue  # stale: one side has merged since this entry was pushed
         for x in range(n):
@@ -210,7 +210,7 @@ def merge_clusters(L, sizes, k, e, merge_a, merge_b):
                 g = goodness(float(L[a, x]), float(sizes[a]), float(sizes[x]), e)
                 lo = min(a, x)
                 hi = max(a, x)
-                hg, ha, hb, hs = _push(hg, ha, hb, hs, size, g, lo, hi, stamp[lo] * base + stamp[hi])
+                heap = _push(heap, size, g, lo * _PAIR + hi, stamp[lo] * base + stamp[hi])
                 size += 1
     return t
 
