@@ -240,13 +240,8 @@ def _table_transcendentals(X, alpha):
 
 
 def _cpu_median(fn, repeats: int) -> float:
-    fn()
-    runs = []
-    for _ in range(repeats):
-        c0 = time.process_time()
-        fn()
-        runs.append(time.process_time() - c0)
-    return float(np.median(runs))
+    """Median CPU seconds of ``repeats`` calls after one untimed call."""
+    return measure(fn, repeats=repeats, clock=time.process_time)["median"]
 
 
 def _recorded_fit(T, pairs, X0, alpha):
