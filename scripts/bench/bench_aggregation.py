@@ -1,6 +1,7 @@
 """Speed and memory of clustering aggregation (Gionis, Mannila and Tsaparas 2007).
 
     CCEXP_DATA_DIR=/path/to/datasets python scripts/bench/bench_aggregation.py [--repeats 3] [--sizes 50000,...]
+                                                                            [--part all|rock]
 
 Medians of ``--repeats`` timed calls after one untimed warm-up call:
 
@@ -15,6 +16,10 @@ Medians of ``--repeats`` timed calls after one untimed warm-up call:
    <= 60 s at 1M with peak memory < 4 GB. Peak memory is the process's peak
    resident set size (``resource.getrusage``), an upper bound on the
    aggregation's own (it includes the data and the k-means runs).
+
+4. ROCK (the categorical baseline of Tables 2-3) on Mushrooms at theta 0.8, k = 2, as agg_categorical
+   runs it: the fit split into its links (neighbours and link counts) and its merges (no target;
+   ``--part rock`` runs this row only).
 
 Prints markdown tables and writes ``results/bench/bench_aggregation.json``.
 """
@@ -51,6 +56,20 @@ def bench_mushrooms(repeats: int) -> list[dict]:
                      "verdict": verdict(m["median"], target), "k": int(lab.max() + 1),
                      "EC (%)": round(100 * classification_error(ds.y, lab), 1), "seconds": m["median"]})
     return rows
+
+
+def bench_rock(repeats: int) -> list[dict]:
+    """ROCK on Mushrooms (theta 0.8, k = 2): whole fit, links and merges (``est.timings_``), medians."""
+    import ccexp
+
+    ds = ccexp.load_dataset("mushroom")
+    C = ds.categorical.T
+    m = measure(lambda: ccexp.make_algorithm("rock", theta=0.8, n_clusters=2).fit(C), repeats=repeats, warmup=1)
+    ests = m["values"]
+    return [{"algorithm": "rock (theta 0.8, k = 2)", "median": fmt_seconds(m["median"]),
+             "links": fmt_seconds(float(np.median([e.timings_["links"] for e in ests]))),
+             "merges": fmt_seconds(float(np.median([e.timings_["merge"] for e in ests]))),
+             "k": int(ests[-1].labels_.max() + 1), "seconds": m["median"]}]
 
 
 def bench_sample_sizes(full_seconds: dict) -> list[dict]:
@@ -98,8 +117,16 @@ def main(argv=None) -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--sizes", default="50000,100000,500000,1000000")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--part", choices=["all", "rock"], default="all", help="'rock': ROCK's row only")
     args = ap.parse_args(argv)
     import ccexp
+
+    rock = bench_rock(args.repeats)
+    print("## ROCK on Mushrooms\n\n" + markdown_table(rock, ["algorithm", "median", "links", "merges", "k"]) + "\n")
+    if args.part == "rock":
+        path = write_results("bench_aggregation", {"rock": rock}, out_dir=Path(args.out) if args.out else None)
+        print(f"written to {path}")
+        return
 
     for name in ["agglomerative", "balls", "furthest", "local_search", "sampling"]:
         ccexp.make_algorithm(name).warmup()
@@ -112,7 +139,7 @@ def main(argv=None) -> None:
     large = bench_large(sizes)
     print("## Figure 5 (right): SAMPLING (sample 1,000) on synthetic data\n\n"
           + markdown_table(large, ["n", "algorithm", "seconds", "target", "verdict", "k", "5 largest", "ARI", "peak RSS (GB)"]))
-    path = write_results("bench_aggregation", {"mushrooms": mush, "sample_sizes": fracs, "large": large},
+    path = write_results("bench_aggregation", {"mushrooms": mush, "sample_sizes": fracs, "large": large, "rock": rock},
                          out_dir=Path(args.out) if args.out else None)
     print(f"\nwritten to {path}")
 
