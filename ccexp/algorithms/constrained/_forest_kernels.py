@@ -36,6 +36,8 @@ from __future__ import annotations
 __all__ = [
     "draw_tree_sample",
     "local_pairs",
+    "presort_features",
+    "sample_order",
     "grow_tree",
     "apply_tree",
     "accumulate_same_leaf",
@@ -53,5 +55,5 @@ from ._forest_root_filter import (
     filter_root_constraints,
     filter_root_constraints_scan,
 )
-from ._forest_sample import draw_tree_sample, local_pairs
+from ._forest_sample import draw_tree_sample, local_pairs, presort_features, sample_order
 from ._forest_tree import accumulate_same_leaf, apply_tree, grow_tree

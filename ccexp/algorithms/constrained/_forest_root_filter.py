@@ -198,8 +198,13 @@ RootFilter = namedtuple("RootFilter", "ranks gains tables built near log2 interv
 
 
 @njit(cache=True)
-def _filter_state(sample, n_ml, n_cl, cl_rule, fast):
-    """The :data:`RootFilter` of a tree sample with ``n_ml`` + ``n_cl`` pairs: every feature sorted once."""
+def _filter_state(sample, n_ml, n_cl, cl_rule, fast, order=None):
+    """The :data:`RootFilter` of a tree sample with ``n_ml`` + ``n_cl`` pairs: every feature sorted once.
+
+    ``order``: the sample's rows sorted along every feature (:func:`~._forest_sample.sample_order`),
+    or None to sort them here; the two differ only in the order of equal values, which changes
+    neither a gain nor a kept pair (tests/test_forest_presort.py).
+    """
     Xs, ws, cls = sample
     m, d = Xs.shape
     ranks = np.empty((d, m), dtype=np.int32)
@@ -208,9 +213,12 @@ def _filter_state(sample, n_ml, n_cl, cl_rule, fast):
     w_s = np.empty(m)
     c_s = np.empty(m, dtype=np.int64)
     for f in range(d):
-        order = np.argsort(Xs[:, f])
+        if order is None:
+            rows = np.argsort(Xs[:, f])
+        else:
+            rows = order[f]
         for q in range(m):
-            row = order[q]
+            row = rows[q]
             v_s[q] = Xs[row, f]
             w_s[q] = ws[row]
             c_s[q] = cls[row]
@@ -313,7 +321,7 @@ def _keep_top(total, drawn, n_ml, q_size):
 
 
 @njit(cache=True)
-def _filter_root(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, fast):
+def _filter_root(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, fast, order=None):
     """Shared body of :func:`filter_root_constraints` (``fast``) and its reference scan.
 
     The driver of :func:`_repetitions` over one :data:`RootFilter`.  Also
@@ -326,7 +334,7 @@ def _filter_root(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, fast):
     if n_p == 0:
         return np.ones(n_ml, dtype=np.bool_), np.ones(n_cl, dtype=np.bool_), np.full(n_p, np.nan), 0, 0
     q_size = max(1, int(round(alpha * n_p)))
-    st = _filter_state(sample, n_ml, n_cl, cl_rule, fast)
+    st = _filter_state(sample, n_ml, n_cl, cl_rule, fast, order)
     k_try = min(mtry, st.feats.shape[0])
     _repetitions(st, ml, cl, q_size, k_try, cl_rule, fast, n_repeats)
     keep_ml, keep_cl, score = _keep_top(st.total, st.drawn, n_ml, q_size)
@@ -347,7 +355,7 @@ def _mark_subset(perm, q_size, n_ml, ml_use, cl_use):
 
 
 @njit(cache=True)
-def filter_root_constraints(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed):
+def filter_root_constraints(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, order=None):
     """Rank a tree's constraints by the information gain they allow (Equations 7-8).
 
     In each of ``n_repeats`` (f) repetitions, a random subset Q of
@@ -368,6 +376,11 @@ def filter_root_constraints(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, see
     n_repeats : int
     alpha : float in (0, 1)
     seed : int
+    order : int64 (d, m), optional
+        The sample's rows sorted along every feature
+        (:func:`~._forest_sample.sample_order`, read off one sort of the
+        data per forest); None sorts every feature here.  The results are
+        the same.
 
     Returns
     -------
@@ -378,8 +391,8 @@ def filter_root_constraints(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, see
 
     Notes
     -----
-    Every feature is sorted once, with a sparse table of its cut gains,
-    O(d m log m).  A repetition then needs only the cut positions Q's
+    Every feature is sorted once (or read off ``order``), with a sparse
+    table of its cut gains, O(d m log m).  A repetition then needs only the cut positions Q's
     constraints allow: each pair is the interval of cuts that separate it,
     and the best valid gain is a range maximum over (cannot-link
     intersection or union) minus (must-link union), O(mtry |Q| log |Q|)
@@ -387,16 +400,16 @@ def filter_root_constraints(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, see
     :func:`filter_root_constraints_scan`, whose results it reproduces
     exactly (same random draws, same gains; maxima involve no rounding).
     """
-    keep_ml, keep_cl, score, _, _ = _filter_root(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, True)
+    keep_ml, keep_cl, score, _, _ = _filter_root(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, True, order)
     return keep_ml, keep_cl, score
 
 
 @njit(cache=True)
-def filter_root_constraints_scan(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed):
+def filter_root_constraints_scan(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, order=None):
     """Reference for :func:`filter_root_constraints`: every repetition scans all m cuts with :func:`_best_cut`.
 
     Same parameters and results; O(f mtry (m + |Q|)) after the sort.  Kept
     for the equality test and the benchmark.
     """
-    keep_ml, keep_cl, score, _, _ = _filter_root(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, False)
+    keep_ml, keep_cl, score, _, _ = _filter_root(sample, ml, cl, mtry, cl_rule, n_repeats, alpha, seed, False, order)
     return keep_ml, keep_cl, score

@@ -37,8 +37,9 @@ TOP = 1
 #: Scratch of the cuts of one node (a named tuple of arrays; :func:`cut_scratch`): the candidate
 #: features ``feats`` (a permutation, drawn into by a partial Fisher-Yates), the node's values
 #: ``vals`` and their sorted values, weights, classes ``v_s``, ``w_s``, ``c_s``, the sorted position
-#: ``rank[r]`` of each row, the ``gains`` of the cuts and the pairs' interval marks ``ml_diff``, ``cl_diff``.
-CutScratch = namedtuple("CutScratch", "feats rank vals v_s w_s c_s gains ml_diff cl_diff")
+#: ``rank[r]`` of each row, the ``gains`` of the cuts, the pairs' interval marks ``ml_diff``, ``cl_diff``
+#: and ``rows``, the node's rows read off a presorted order (:func:`_read_off`; one slot more than the rows).
+CutScratch = namedtuple("CutScratch", "feats rank vals v_s w_s c_s gains ml_diff cl_diff rows")
 
 
 @njit(cache=True)
@@ -65,7 +66,7 @@ def cut_scratch(m, big, d):
     """The :data:`CutScratch` of a tree on ``m`` rows whose nodes hold at most ``big`` values, ``d`` features."""
     return CutScratch(np.arange(d), np.zeros(m, dtype=np.int64), np.empty(big), np.empty(big), np.empty(big),
                       np.empty(big, dtype=np.int64), np.empty(big), np.zeros(big + 1, dtype=np.int64),
-                      np.zeros(big + 1, dtype=np.int64))
+                      np.zeros(big + 1, dtype=np.int64), np.empty(m + 1, dtype=np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -143,26 +144,63 @@ def branch(g, node, i):
 
 
 @njit(cache=True, inline="always")
-def _best_axis_cut(sample, pairs, g, sc, node, mtry, cl_rule):
-    """Algorithm 1 at ``node``: the best valid cut over ``mtry`` random features, ``(feature, threshold)``; -1 if none."""
+def _read_off(order_f, leaf_of, node, rows):
+    """``rows``: the rows at ``node`` in the order of ``order_f`` (all rows, sorted along one feature); how many.
+
+    Branch-free: a node of a sizeable share of the rows makes ``leaf_of[row] == node`` a coin toss
+    for the branch predictor.  O(m).
+    """
+    q = 0
+    for t in range(order_f.shape[0]):
+        row = order_f[t]
+        rows[q] = row
+        q += leaf_of[row] == node
+    return q
+
+
+@njit(cache=True, inline="always")
+def _best_axis_cut(sample, pairs, g, sc, node, mtry, cl_rule, order=None):
+    """Algorithm 1 at ``node``: the best valid cut over ``mtry`` random features, ``(feature, threshold)``; -1 if none.
+
+    ``order``: the sample's rows sorted along every feature (:func:`~._forest_sample.sample_order`), or
+    None.  A node whose rows it would take longer to sort than to pick out of ``order`` (about
+    ``m_s log2 m_s > m / 2``, measured: numba's argsort takes ~4 ns per row and level, the branch-free
+    pick ~1 ns per sample row) reads them off it; the order among equal values then differs from a
+    sort's, which changes no cut (tests/test_forest_presort.py).
+    """
     Xs, ws, cls = sample
     ml, cl = pairs[0], pairs[1]
     idx, feats, rank, vals, v_s, w_s, c_s, gains = g.idx, sc.feats, sc.rank, sc.vals, sc.v_s, sc.w_s, sc.c_s, sc.gains
     s, e = g.node_start[node], g.node_end[node]
     ms = e - s
+    read_off = False
+    if order is not None:
+        lg = 0
+        while (1 << lg) < ms:
+            lg += 1
+        read_off = 2 * ms * lg > order.shape[1]
     draw_features(feats, mtry)
     best_gain, best_f, best_thr, best_sep = -1.0, -1, 0.0, -1
     for j in range(mtry):
         f = feats[j]
-        for q in range(ms):
-            vals[q] = Xs[idx[s + q], f]
-        order = np.argsort(vals[:ms])
-        for q in range(ms):
-            row = idx[s + order[q]]
-            v_s[q] = vals[order[q]]
-            w_s[q] = ws[row]
-            c_s[q] = cls[row]
-            rank[row] = q
+        if read_off:
+            _read_off(order[f], g.leaf_of, node, sc.rows)
+            for q in range(ms):
+                row = sc.rows[q]
+                v_s[q] = Xs[row, f]
+                w_s[q] = ws[row]
+                c_s[q] = cls[row]
+                rank[row] = q
+        else:
+            for q in range(ms):
+                vals[q] = Xs[idx[s + q], f]
+            rows = np.argsort(vals[:ms])
+            for q in range(ms):
+                row = idx[s + rows[q]]
+                v_s[q] = vals[rows[q]]
+                w_s[q] = ws[row]
+                c_s[q] = cls[row]
+                rank[row] = q
         _split_gains(v_s[:ms], w_s[:ms], c_s[:ms], gains[:ms])
         gain, p, sep = _best_cut(gains[:ms], ml, g.ml_use, cl, g.cl_use, rank, cl_rule, sc.ml_diff, sc.cl_diff)
         if better_cut(gain, p, sep, best_gain, best_sep, cl_rule):
@@ -186,7 +224,7 @@ def _partition_axis(Xs, g, node, f, thr):
 
 
 @njit(cache=True)
-def grow_tree(sample, pairs, mtry, cl_rule, seed):
+def grow_tree(sample, pairs, mtry, cl_rule, seed, order=None):
     """Grow one (COP) tree on a tree sample (Algorithm 1 at every node).
 
     The driver of the one-node kernels over one :data:`Growth`: pop a node,
@@ -207,6 +245,10 @@ def grow_tree(sample, pairs, mtry, cl_rule, seed):
     cl_rule : int
         0 "split" or 1 "leaf" (module docstring).
     seed : int
+    order : int64 (d, m), optional
+        The sample's rows sorted along every feature
+        (:func:`~._forest_sample.sample_order`): the larger nodes read their
+        rows' order off it instead of sorting them.  The tree is the same.
 
     Returns
     -------
@@ -238,7 +280,7 @@ def grow_tree(sample, pairs, mtry, cl_rule, seed):
     while node >= 0:
         if g.node_end[node] - g.node_start[node] > 1:
             node_pairs(pairs, g, node)
-            f, thr = _best_axis_cut(sample, pairs, g, sc, node, mtry, cl_rule)
+            f, thr = _best_axis_cut(sample, pairs, g, sc, node, mtry, cl_rule, order)
             if f >= 0:  # else no valid split: a leaf
                 feature[node], threshold[node] = f, thr
                 branch(g, node, _partition_axis(Xs, g, node, f, thr))

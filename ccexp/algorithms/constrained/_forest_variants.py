@@ -169,7 +169,7 @@ def _best_general_cut(sample, pairs, g, sc, cand, node, opts, n_ps, box):
     Xs, ws, cls = sample
     ml, cl = pairs[0], pairs[1]
     ml_use, cl_use = g.ml_use, g.cl_use
-    feats, rank, vals, v_s, w_s, c_s, gains, ml_diff, cl_diff = sc
+    feats, rank, vals, v_s, w_s, c_s, gains, ml_diff, cl_diff = sc[:9]
     src, cand_f, cand_w, best_pf, best_pw, lo_f, hi_f = cand
     mtry, cl_rule, oblique, rand_thr = min(opts[0], feats.shape[0]), opts[1], opts[3] == 1, opts[4] == 1
     rows = g.idx[g.node_start[node]:g.node_end[node]]

@@ -146,6 +146,9 @@ def forest_affinity(
     lo, hi = X.min(axis=0), X.max(axis=0)
     seeds = check_random_state(random_state).integers(0, 2**31 - 1, size=(n_trees, 3))
     counts = np.zeros((n, n), dtype=np.int32)
+    # every tree sample's rows sorted along every feature (for the filter and the larger nodes of
+    # the tree) without sorting them per tree: the real points are sorted once here
+    presort = K.presort_features(X)
     t_filter = t_grow = t_aff = 0.0
     n_leaves = n_cons = n_kept = 0
     for t in range(n_trees):
@@ -155,11 +158,12 @@ def forest_affinity(
         else:
             Xs, ws, cls, local = K.draw_tree_sample(X, lo, hi, 0 if pseudo_mode == "none" else n, seeds[t, 0])
         sample = (Xs, ws, cls)
+        order = K.sample_order(Xs, local, presort)
         ml_t, _ = K.local_pairs(ml, local)
         cl_t, _ = K.local_pairs(cl, local)
         if n_filter > 0 and ml_t.shape[0] + cl_t.shape[0] > 1:
             keep_ml, keep_cl, _ = K.filter_root_constraints(sample, ml_t, cl_t, mtry, rule, n_filter, float(alpha),
-                                                            seeds[t, 1])
+                                                            seeds[t, 1], order)
         else:
             keep_ml = np.ones(ml_t.shape[0], dtype=np.bool_)
             keep_cl = np.ones(cl_t.shape[0], dtype=np.bool_)
@@ -169,7 +173,8 @@ def forest_affinity(
             t2 = time.perf_counter()
             leaves = apply_tree_general(X, pf, pw, thr, left, right)
         else:
-            feature, thr, left, right, _ = K.grow_tree(sample, (ml_t, cl_t, keep_ml, keep_cl), mtry, rule, seeds[t, 2])
+            feature, thr, left, right, _ = K.grow_tree(sample, (ml_t, cl_t, keep_ml, keep_cl), mtry, rule, seeds[t, 2],
+                                                       order)
             t2 = time.perf_counter()
             leaves = K.apply_tree(X, feature, thr, left, right)
         K.accumulate_same_leaf(leaves, counts)
