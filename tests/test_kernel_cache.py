@@ -33,11 +33,13 @@ def _package(root: Path, name: str, init: str) -> Path:
     return pkg
 
 
-def _outer(root: Path, name: str, cache: Path) -> int:
+def _outer(root: Path, name: str, cache: Path, debug: list | None = None) -> int:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
-           "NUMBA_CACHE_DIR": str(cache)}
+           "NUMBA_CACHE_DIR": str(cache), "NUMBA_DEBUG_CACHE": "1" if debug is not None else "0"}
     out = subprocess.run([sys.executable, "-c", f"from {name}.caller import outer; print(outer())"],
                          env=env, capture_output=True, text=True, check=True, timeout=300)
+    if debug is not None:  # numba's cache log: "[cache] data saved to" / "[cache] data loaded from"
+        debug.extend(line for line in (out.stdout + out.stderr).splitlines() if line.startswith("[cache]"))
     return int(out.stdout.split()[-1])
 
 
@@ -64,6 +66,32 @@ def test_an_edit_of_a_called_kernel_reaches_its_unedited_caller(tmp_path):
     # one directory per version of keyedkernels (beside ccexp's own: the package imports it)
     ours = f"kernels-{kernel_fingerprint(Path(ccexp.__file__).resolve().parent)}"
     assert len({d.name for d in cache.glob("kernels-*")} - {ours}) == 2
+
+
+def test_two_checkouts_of_the_same_kernels_share_one_compiled_copy(tmp_path):
+    """A clone or a worktree elsewhere on disk loads the kernels the first one compiled (PackageCacheLocator)."""
+    cache = tmp_path / "cache"
+    logs = {}
+    for name, init in (("keyedkernels", KEYED_INIT), ("plainkernels", "")):
+        for checkout in ("first", "second"):
+            (tmp_path / checkout).mkdir(exist_ok=True)
+            _package(tmp_path / checkout, name, init)
+            logs[name, checkout] = []
+            assert _outer(tmp_path / checkout, name, cache, logs[name, checkout]) == 1
+    saved = {k: sum("data saved to" in line for line in v) for k, v in logs.items()}
+    loaded = {k: sum("data loaded from" in line for line in v) for k, v in logs.items()}
+    # the first checkout compiles both kernels (caller and callee) and stores them
+    assert saved["keyedkernels", "first"] == 2 and loaded["keyedkernels", "first"] == 0
+    # the second, at another place, compiles nothing: the caller comes from the first one's files (with the
+    # callee compiled into it, so the callee's own dispatcher is never asked)
+    assert saved["keyedkernels", "second"] == 0 and loaded["keyedkernels", "second"] == 1, logs
+    # numba's own locator (a package that does not configure the cache) files by absolute folder: it compiles again
+    assert saved["plainkernels", "second"] == 2 and loaded["plainkernels", "second"] == 0
+    # and the stamp is the module's bytes: an edit in the second checkout is compiled afresh, not loaded
+    _edit_callee(tmp_path / "second" / "keyedkernels")
+    edited = []
+    assert _outer(tmp_path / "second", "keyedkernels", cache, edited) == 2
+    assert not any("data loaded from" in line for line in edited)
 
 
 def test_the_fingerprint_follows_the_modules_that_mention_numba_only(tmp_path):
