@@ -34,6 +34,14 @@ def _sample(seed, n, d, levels, n_pseudo, marginal):
     return X, (Xs, ws, cls), local, K.presort_features(X)
 
 
+def _pairs(seed, n, n_classes, n_pairs, local):
+    """Random must- and cannot-links (20 % flipped) among ``n`` items, in tree-sample rows; and a generator."""
+    rng = np.random.default_rng(seed + 1)
+    y = rng.integers(0, n_classes, n)
+    ml, cl, _ = pairwise_constraints(y, min(n_pairs, n * (n - 1) // 2), invalid_fraction=0.2, random_state=seed)
+    return K.local_pairs(ml, local)[0], K.local_pairs(cl, local)[0], rng
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), n=st.integers(1, 50), d=st.integers(1, 5), levels=st.sampled_from([0, 1, 2, 8]),
        n_pseudo=st.integers(0, 60), marginal=st.booleans())
@@ -66,11 +74,7 @@ def test_the_bucket_sort_handles_equal_and_extreme_pseudo_values():
 def test_the_filter_on_the_read_off_order_keeps_the_same_pairs_with_the_same_scores(
         seed, n, d, levels, n_pairs, cl_rule, mtry, marginal, fast):
     X, sample, local, presort = _sample(seed, n, d, levels, n, marginal)
-    rng = np.random.default_rng(seed + 1)
-    y = rng.integers(0, 2, n)
-    ml, cl, _ = pairwise_constraints(y, min(n_pairs, n * (n - 1) // 2), invalid_fraction=0.2, random_state=seed)
-    ml_t, _ = K.local_pairs(ml, local)
-    cl_t, _ = K.local_pairs(cl, local)
+    ml_t, cl_t, _ = _pairs(seed, n, 2, n_pairs, local)
     if ml_t.shape[0] + cl_t.shape[0] < 2:
         return
     sort_here = K._filter_root(sample, ml_t, cl_t, mtry, cl_rule, 60, 0.5, seed, fast)
@@ -85,11 +89,7 @@ def test_the_filter_on_the_read_off_order_keeps_the_same_pairs_with_the_same_sco
        n_pairs=st.integers(0, 30), cl_rule=st.sampled_from([0, 1]), mtry=st.integers(1, 5), marginal=st.booleans())
 def test_a_tree_grown_on_the_read_off_order_is_the_same_tree(seed, n, d, levels, n_pairs, cl_rule, mtry, marginal):
     X, sample, local, presort = _sample(seed, n, d, levels, n, marginal)
-    rng = np.random.default_rng(seed + 1)
-    y = rng.integers(0, 3, n)
-    ml, cl, _ = pairwise_constraints(y, min(n_pairs, n * (n - 1) // 2), invalid_fraction=0.2, random_state=seed)
-    ml_t, _ = K.local_pairs(ml, local)
-    cl_t, _ = K.local_pairs(cl, local)
+    ml_t, cl_t, rng = _pairs(seed, n, 3, n_pairs, local)
     pairs = (ml_t, cl_t, rng.random(ml_t.shape[0]) < 0.7, rng.random(cl_t.shape[0]) < 0.7)
     sort_here = K.grow_tree(sample, pairs, mtry, cl_rule, seed)
     read_off = K.grow_tree(sample, pairs, mtry, cl_rule, seed, K.sample_order(sample[0], local, presort))
