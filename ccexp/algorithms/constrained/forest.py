@@ -158,7 +158,8 @@ def forest_affinity(
         else:
             Xs, ws, cls, local = K.draw_tree_sample(X, lo, hi, 0 if pseudo_mode == "none" else n, seeds[t, 0])
         sample = (Xs, ws, cls)
-        order = K.sample_order(Xs, local, presort)
+        # read by the filter and by grow_tree; the general variants' trees sort for themselves
+        order = K.sample_order(Xs, local, presort) if n_filter > 0 or not general else None
         ml_t, _ = K.local_pairs(ml, local)
         cl_t, _ = K.local_pairs(cl, local)
         if n_filter > 0 and ml_t.shape[0] + cl_t.shape[0] > 1:
