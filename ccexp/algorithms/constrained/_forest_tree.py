@@ -38,7 +38,7 @@ TOP = 1
 #: features ``feats`` (a permutation, drawn into by a partial Fisher-Yates), the node's values
 #: ``vals`` and their sorted values, weights, classes ``v_s``, ``w_s``, ``c_s``, the sorted position
 #: ``rank[r]`` of each row, the ``gains`` of the cuts, the pairs' interval marks ``ml_diff``, ``cl_diff``
-#: and ``rows``, the node's rows read off a presorted order (:func:`_read_off`; one slot more than the rows).
+#: and ``rows``, the node's rows in order along the feature being tried (sorted, or read off a presorted order).
 CutScratch = namedtuple("CutScratch", "feats rank vals v_s w_s c_s gains ml_diff cl_diff rows")
 
 
@@ -66,7 +66,7 @@ def cut_scratch(m, big, d):
     """The :data:`CutScratch` of a tree on ``m`` rows whose nodes hold at most ``big`` values, ``d`` features."""
     return CutScratch(np.arange(d), np.zeros(m, dtype=np.int64), np.empty(big), np.empty(big), np.empty(big),
                       np.empty(big, dtype=np.int64), np.empty(big), np.zeros(big + 1, dtype=np.int64),
-                      np.zeros(big + 1, dtype=np.int64), np.empty(m + 1, dtype=np.int64))
+                      np.zeros(big + 1, dtype=np.int64), np.empty(m, dtype=np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -183,24 +183,21 @@ def _best_axis_cut(sample, pairs, g, sc, node, mtry, cl_rule, order=None):
     best_gain, best_f, best_thr, best_sep = -1.0, -1, 0.0, -1
     for j in range(mtry):
         f = feats[j]
+        rows = sc.rows  # the node's rows in order along f
         if read_off:
-            _read_off(order[f], g.leaf_of, node, sc.rows)
-            for q in range(ms):
-                row = sc.rows[q]
-                v_s[q] = Xs[row, f]
-                w_s[q] = ws[row]
-                c_s[q] = cls[row]
-                rank[row] = q
+            _read_off(order[f], g.leaf_of, node, rows)
         else:
             for q in range(ms):
                 vals[q] = Xs[idx[s + q], f]
-            rows = np.argsort(vals[:ms])
+            by_value = np.argsort(vals[:ms])
             for q in range(ms):
-                row = idx[s + rows[q]]
-                v_s[q] = vals[rows[q]]
-                w_s[q] = ws[row]
-                c_s[q] = cls[row]
-                rank[row] = q
+                rows[q] = idx[s + by_value[q]]
+        for q in range(ms):
+            row = rows[q]
+            v_s[q] = Xs[row, f]
+            w_s[q] = ws[row]
+            c_s[q] = cls[row]
+            rank[row] = q
         _split_gains(v_s[:ms], w_s[:ms], c_s[:ms], gains[:ms])
         gain, p, sep = _best_cut(gains[:ms], ml, g.ml_use, cl, g.cl_use, rank, cl_rule, sc.ml_diff, sc.cl_diff)
         if better_cut(gain, p, sep, best_gain, best_sep, cl_rule):
